@@ -1,0 +1,41 @@
+/*
+ * What Swift cannot import from libldap: macros that expand to pointers or
+ * casts, and options whose value is compared as a pointer. Nothing else
+ * lives here; all the thinking happens in LDAPKit.
+ */
+#ifndef CLDAP_SHIM_H
+#define CLDAP_SHIM_H
+
+#define LDAP_DEPRECATED 0
+#include <ldap.h>
+#include <lber.h>
+#include <sys/time.h>
+
+/* LDAP_SASL_SIMPLE is `((char *)0)`: the mechanism of a simple bind. */
+static inline const char *cldap_sasl_simple(void) {
+    return LDAP_SASL_SIMPLE;
+}
+
+/* LDAP_OPT_REFERRALS compares the option value as a pointer (LDAP_OPT_ON/OFF). */
+static inline int cldap_set_referrals(LDAP *ld, int on) {
+    return ldap_set_option(ld, LDAP_OPT_REFERRALS, on ? LDAP_OPT_ON : LDAP_OPT_OFF);
+}
+
+/* LDAP_OPT_RESTART: restart select() after EINTR. Not reconnection. */
+static inline int cldap_set_restart(LDAP *ld, int on) {
+    return ldap_set_option(ld, LDAP_OPT_RESTART, on ? LDAP_OPT_ON : LDAP_OPT_OFF);
+}
+
+/* Timeouts are `struct timeval *`; seconds of -1 mean "no timeout", as in
+ * libldap's own defaults. */
+static inline int cldap_set_timeval(LDAP *ld, int option, long seconds, long microseconds) {
+    struct timeval tv = { .tv_sec = seconds < 0 ? -1 : seconds, .tv_usec = seconds < 0 ? 0 : microseconds };
+    return ldap_set_option(ld, option, &tv);
+}
+
+/* LDAP_RES_ANY is `(-1)` but is passed as an msgid. */
+static inline int cldap_res_any(void) {
+    return LDAP_RES_ANY;
+}
+
+#endif /* CLDAP_SHIM_H */
