@@ -1,0 +1,325 @@
+internal import CLDAP
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The thread that owns a connection's libldap session.
+///
+/// Every libldap call of the connection happens here, never on Swift's
+/// cooperative pool. Callers hand it commands; it sends requests, waits in
+/// `poll(2)` for the server's socket or a new command (no polling sleeps),
+/// reads every response available with a zero-timeout `ldap_result` and hands
+/// each to the operation waiting on its message id. Deadlines are tracked
+/// here too: an operation whose server stays silent past its timeout is
+/// abandoned and fails, and the connection stays usable.
+final class ConnectionLoop: Sendable {
+    /// What callers ask of the loop.
+    enum Command {
+        /// Start an operation (connecting first when needed).
+        case start(LoopOperation)
+        /// Abandon an operation and fail it with `CancellationError`.
+        case cancel(UInt64)
+        /// Continue a paged search that paused for its consumer.
+        case resume(UInt64)
+        /// Connect and bind now; report the outcome.
+        case connect(@Sendable (Result<Void, LDAPError>) -> Void)
+        /// Fail everything, unbind and end the thread.
+        case shutdown(@Sendable () -> Void)
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var wakeRequested = false
+        var isShutDown = false
+    }
+
+    let configuration: LDAPConnection.Configuration
+    private let inbox = Mutex(Inbox())
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let nextID = Atomic<UInt64>(1)
+    /// State that only the loop thread touches.
+    private let state: LoopState
+
+    init(configuration: LDAPConnection.Configuration) {
+        self.configuration = configuration
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) != 0 {
+            fatalError("cannot create the connection's wake-up pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        state = LoopState()
+        let thread = Thread { [self] in run() }
+        thread.name = "ldap-connection"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// A fresh identifier for an operation.
+    func makeOperationID() -> UInt64 {
+        nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// Hands `command` to the loop thread. After shutdown, operations fail at once.
+    func send(_ command: Command) {
+        let accepted: Bool = inbox.withLock { inbox in
+            guard !inbox.isShutDown else { return false }
+            inbox.commands.append(command)
+            if case .shutdown = command { inbox.isShutDown = true }
+            if inbox.wakeRequested { return true }
+            inbox.wakeRequested = true
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+            return true
+        }
+        if !accepted {
+            let closed = LDAPError(.serverDown, message: "the connection is closed")
+            switch command {
+            case .start(let operation): operation.fail(closed)
+            case .connect(let report): report(.failure(closed))
+            case .shutdown(let done): done()
+            case .cancel, .resume: break
+            }
+        }
+    }
+
+    // MARK: The loop thread
+
+    private func run() {
+        while true {
+            let commands: [Command] = inbox.withLock { inbox in
+                inbox.wakeRequested = false
+                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                return inbox.commands
+            }
+            for command in commands {
+                if case .shutdown(let done) = command {
+                    state.failAll(LDAPError(.serverDown, message: "the connection was closed", operation: "close"))
+                    state.handle = nil
+                    done()
+                    return
+                }
+                state.execute(command, configuration: configuration, loop: self)
+            }
+            waitForEvents()
+            state.expireDeadlines()
+        }
+    }
+
+    private func waitForEvents() {
+        var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        let socket = state.handle?.fileDescriptor
+        if let socket {
+            fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))
+        }
+        let timeout = state.pollTimeoutMilliseconds()
+        let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
+        guard ready > 0 else { return }
+        if fds[0].revents != 0 {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while read(wakeRead, &buffer, buffer.count) > 0 {}
+        }
+        if fds.count > 1, fds[1].revents != 0 {
+            state.readResponses()
+        }
+    }
+}
+
+/// The loop thread's own state: the session and the operations in flight.
+/// Only the loop thread touches it, so it needs no lock.
+final class LoopState: @unchecked Sendable {
+    var handle: LDAPHandle?
+    /// Every live operation, including paged searches paused for their consumer.
+    private var operations: [UInt64: LoopOperation] = [:]
+    /// Operations with a request on the wire, by message id.
+    private var byMessageID: [Int32: LoopOperation] = [:]
+    private let clock = ContinuousClock()
+
+    func execute(_ command: ConnectionLoop.Command, configuration: LDAPConnection.Configuration, loop: ConnectionLoop) {
+        switch command {
+        case .start(let operation):
+            if operation.cancellation.isCancelled {
+                operation.fail(CancellationError())
+                return
+            }
+            operations[operation.id] = operation
+            send(operation, configuration: configuration)
+        case .cancel(let id):
+            guard let operation = operations.removeValue(forKey: id) else { return }
+            abandon(operation)
+            operation.fail(CancellationError())
+        case .resume(let id):
+            guard let operation = operations[id], operation.messageID < 0 else { return }
+            send(operation, configuration: configuration)
+        case .connect(let report):
+            do throws(LDAPError) {
+                try connectIfNeeded(configuration)
+                report(.success(()))
+            } catch {
+                report(.failure(error))
+            }
+        case .shutdown:
+            break
+        }
+    }
+
+    private func connectIfNeeded(_ configuration: LDAPConnection.Configuration) throws(LDAPError) {
+        if handle == nil {
+            handle = try LDAPHandle.open(configuration)
+        }
+    }
+
+    /// Sends an operation's request, connecting first if there is no session.
+    private func send(_ operation: LoopOperation, configuration: LDAPConnection.Configuration) {
+        do throws(LDAPError) {
+            try connectIfNeeded(configuration)
+            guard let handle else { return }
+            let messageID = try operation.sendRequest(on: handle)
+            operation.messageID = messageID
+            byMessageID[messageID] = operation
+            operation.deadline = operation.timeout.map { clock.now + $0 }
+        } catch {
+            operations.removeValue(forKey: operation.id)
+            if error.code == .serverDown {
+                dropSession(error)
+            }
+            operation.fail(error)
+        }
+    }
+
+    private func abandon(_ operation: LoopOperation) {
+        guard operation.messageID >= 0 else { return }
+        byMessageID.removeValue(forKey: operation.messageID)
+        if let handle {
+            ldap_abandon_ext(handle.ld, operation.messageID, nil, nil)
+        }
+        operation.messageID = -1
+    }
+
+    /// Reads every response libldap has, without blocking.
+    func readResponses() {
+        var zero = timeval(tv_sec: 0, tv_usec: 0)
+        while let handle {
+            var message: OpaquePointer?
+            let type = ldap_result(handle.ld, cldap_res_any(), LDAP_MSG_ONE, &zero, &message)
+            if type == 0 { return }
+            if type < 0 {
+                var code: Int32 = LDAP_SERVER_DOWN
+                ldap_get_option(handle.ld, LDAP_OPT_RESULT_CODE, &code)
+                dropSession(handle.error(code, operation: "read"))
+                return
+            }
+            guard let message else { return }
+            defer { ldap_msgfree(message) }
+            let messageID = ldap_msgid(message)
+            if messageID == 0 {
+                // An unsolicited notification (RFC 4511 4.4.1): the server is
+                // about to close the connection.
+                let notice = handle.parseResult(message)
+                dropSession(LDAPError(.serverDown, message: notice.message.isEmpty
+                    ? "the server closed the connection" : notice.message,
+                    operation: "read", server: handle.servers))
+                return
+            }
+            guard let operation = byMessageID[messageID] else { continue }
+            operation.deadline = operation.timeout.map { clock.now + $0 }
+            switch operation.receive(message, messageType: type, handle: handle) {
+            case .waiting:
+                break
+            case .finished:
+                byMessageID.removeValue(forKey: messageID)
+                operations.removeValue(forKey: operation.id)
+            case .sendAgain:
+                byMessageID.removeValue(forKey: messageID)
+                operation.messageID = -1
+                sendAgain(operation)
+            case .paused:
+                byMessageID.removeValue(forKey: messageID)
+                operation.messageID = -1
+                operation.deadline = nil
+            }
+        }
+    }
+
+    private func sendAgain(_ operation: LoopOperation) {
+        guard let handle else { return }
+        do throws(LDAPError) {
+            let messageID = try operation.sendRequest(on: handle)
+            operation.messageID = messageID
+            byMessageID[messageID] = operation
+            operation.deadline = operation.timeout.map { clock.now + $0 }
+        } catch {
+            operations.removeValue(forKey: operation.id)
+            if error.code == .serverDown { dropSession(error) }
+            operation.fail(error)
+        }
+    }
+
+    /// The connection is gone: every operation fails, and the next one reconnects.
+    private func dropSession(_ error: LDAPError) {
+        handle = nil
+        failAll(error)
+    }
+
+    func failAll(_ error: LDAPError) {
+        let failing = operations.values
+        operations.removeAll()
+        byMessageID.removeAll()
+        for operation in failing {
+            operation.fail(error)
+        }
+    }
+
+    /// Abandons and fails the operations whose server stayed silent too long.
+    func expireDeadlines() {
+        let now = clock.now
+        for operation in Array(operations.values) {
+            guard let deadline = operation.deadline, deadline <= now else { continue }
+            operations.removeValue(forKey: operation.id)
+            abandon(operation)
+            let waited = operation.timeout.map { " within \($0.formattedSeconds)" } ?? ""
+            operation.fail(LDAPError(.timeout, message: "no response from the server\(waited)",
+                                     operation: operation.name, server: handle?.servers ?? ""))
+        }
+    }
+
+    /// Milliseconds until the nearest deadline, or -1 (wait for an event) when none.
+    func pollTimeoutMilliseconds() -> Int32 {
+        var nearest: ContinuousClock.Instant?
+        for operation in operations.values {
+            if let deadline = operation.deadline, nearest.map({ deadline < $0 }) ?? true {
+                nearest = deadline
+            }
+        }
+        guard let nearest else { return -1 }
+        let remaining = clock.now.duration(to: nearest)
+        if remaining <= .zero { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds for messages, such as `2.5s`.
+    var formattedSeconds: String {
+        let (seconds, attoseconds) = components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
+        return "\(Double(milliseconds) / 1000)s"
+    }
+}

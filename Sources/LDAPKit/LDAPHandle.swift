@@ -1,0 +1,331 @@
+internal import CLDAP
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Owns one libldap session (`LDAP *`). Every libldap call of a connection
+/// goes through this class, on the connection's own thread; `deinit` unbinds
+/// exactly once.
+final class LDAPHandle {
+    /// The `LDAP *`.
+    let ld: OpaquePointer
+    /// The URI list the session was created with, for error messages.
+    let servers: String
+
+    private init(ld: OpaquePointer, servers: String) {
+        self.ld = ld
+        self.servers = servers
+    }
+
+    deinit {
+        ldap_unbind_ext(ld, nil, nil)
+    }
+
+    // MARK: Errors
+
+    /// The session's last diagnostic message (`LDAP_OPT_DIAGNOSTIC_MESSAGE`).
+    func diagnosticMessage() -> String {
+        var message: UnsafeMutablePointer<CChar>?
+        guard ldap_get_option(ld, LDAP_OPT_DIAGNOSTIC_MESSAGE, &message) == LDAP_OPT_SUCCESS,
+              let message else { return "" }
+        defer { ldap_memfree(message) }
+        return String(cString: message)
+    }
+
+    /// An error for libldap return code `rc`, with the session's diagnostic
+    /// message, or libldap's description of the code when there is none.
+    func error(_ rc: Int32, operation: String) -> LDAPError {
+        LDAPHandle.error(rc, message: diagnosticMessage(), operation: operation, server: servers)
+    }
+
+    /// An error for return code `rc` whose message falls back to `ldap_err2string`.
+    static func error(_ rc: Int32, message: String, matchedDN: String = "", operation: String, server: String) -> LDAPError {
+        var text = message
+        if text.isEmpty, let description = ldap_err2string(rc) {
+            text = String(cString: description)
+        }
+        return LDAPError(LDAPResultCode(rawValue: rc), message: text, matchedDN: matchedDN,
+                         operation: operation, server: server)
+    }
+
+    /// Throws unless `rc` is `LDAP_SUCCESS`: the one place return codes of
+    /// request-sending calls become Swift errors.
+    func check(_ rc: Int32, _ operation: String) throws(LDAPError) {
+        guard rc == LDAP_SUCCESS else { throw error(rc, operation: operation) }
+    }
+
+    // MARK: Opening
+
+    /// Creates a session for `configuration`, connects to the first server
+    /// that answers, starts TLS if asked and binds. Blocks the calling thread
+    /// (the connection's own) for at most the configured timeouts.
+    static func open(_ configuration: LDAPConnection.Configuration) throws(LDAPError) -> LDAPHandle {
+        if configuration.servers.isEmpty && configuration.systemDefaults == .ignored {
+            throw LDAPError(.paramError, message: "no LDAP server configured", operation: "connect")
+        }
+        let uriList = configuration.servers.isEmpty ? nil : configuration.servers.joined(separator: " ")
+        var session: OpaquePointer?
+        let rc = ldap_initialize(&session, uriList)
+        guard rc == LDAP_SUCCESS, let session else {
+            throw LDAPHandle.error(rc, message: "invalid server URI list", operation: "connect",
+                                   server: uriList ?? "")
+        }
+        let handle = LDAPHandle(ld: session, servers: uriList ?? LDAPHandle.defaultURI() ?? "default server")
+        try handle.applyOptions(configuration)
+        try handle.check(ldap_connect(session), "connect")
+        if configuration.tls.startTLS && !handle.isLDAPS {
+            let tls = ldap_start_tls_s(session, nil, nil)
+            guard tls == LDAP_SUCCESS else {
+                let failure = handle.error(tls, operation: "StartTLS")
+                throw failure
+            }
+        }
+        try handle.bind(configuration.authentication)
+        return handle
+    }
+
+    /// libldap's default URI list (`URI` in `ldap.conf` or `LDAPURI`).
+    static func defaultURI() -> String? {
+        var uri: UnsafeMutablePointer<CChar>?
+        guard ldap_get_option(nil, LDAP_OPT_URI, &uri) == LDAP_OPT_SUCCESS, let uri else { return nil }
+        defer { ldap_memfree(uri) }
+        return String(cString: uri)
+    }
+
+    /// libldap's default search base (`BASE` in `ldap.conf` or `LDAPBASE`).
+    static func defaultBase() -> String? {
+        var base: UnsafeMutablePointer<CChar>?
+        guard ldap_get_option(nil, LDAP_OPT_DEFBASE, &base) == LDAP_OPT_SUCCESS, let base else { return nil }
+        defer { ldap_memfree(base) }
+        let text = String(cString: base)
+        return text.isEmpty ? nil : text
+    }
+
+    private var isLDAPS: Bool {
+        servers.split(separator: " ").allSatisfy { $0.lowercased().hasPrefix("ldaps://") }
+    }
+
+    private func setInt(_ option: Int32, _ value: Int32, _ name: String) throws(LDAPError) {
+        var value = value
+        guard ldap_set_option(ld, option, &value) == LDAP_OPT_SUCCESS else {
+            throw LDAPError(.paramError, message: "cannot set \(name)", operation: "connect", server: servers)
+        }
+    }
+
+    private func setString(_ option: Int32, _ value: String?, _ name: String) throws(LDAPError) {
+        let rc: Int32
+        if let value {
+            rc = value.withCString { ldap_set_option(ld, option, $0) }
+        } else {
+            rc = ldap_set_option(ld, option, nil)
+        }
+        guard rc == LDAP_OPT_SUCCESS else {
+            throw LDAPError(.paramError, message: "cannot set \(name)", operation: "connect", server: servers)
+        }
+    }
+
+    private func setTimeout(_ option: Int32, _ duration: Duration?, _ name: String) throws(LDAPError) {
+        let rc: Int32
+        if let duration {
+            let (seconds, attoseconds) = duration.components
+            rc = cldap_set_timeval(ld, option, Int(max(seconds, 0)), Int(attoseconds / 1_000_000_000_000))
+        } else {
+            rc = cldap_set_timeval(ld, option, -1, 0)
+        }
+        guard rc == LDAP_OPT_SUCCESS else {
+            throw LDAPError(.paramError, message: "cannot set \(name)", operation: "connect", server: servers)
+        }
+    }
+
+    /// Sets the session's options. The protocol version comes first, as
+    /// libldap requires; TLS options end with `LDAP_OPT_X_TLS_NEWCTX` so the
+    /// session gets a TLS context of its own.
+    private func applyOptions(_ configuration: LDAPConnection.Configuration) throws(LDAPError) {
+        try setInt(LDAP_OPT_PROTOCOL_VERSION, LDAP_VERSION3, "the protocol version")
+        guard cldap_set_referrals(ld, 0) == LDAP_OPT_SUCCESS, cldap_set_restart(ld, 1) == LDAP_OPT_SUCCESS else {
+            throw LDAPError(.paramError, message: "cannot set referral handling", operation: "connect", server: servers)
+        }
+        try setTimeout(LDAP_OPT_NETWORK_TIMEOUT, configuration.networkTimeout, "the network timeout")
+        // Only the synchronous StartTLS and bind use LDAP_OPT_TIMEOUT; every
+        // other operation has its own deadline on the connection's loop.
+        try setTimeout(LDAP_OPT_TIMEOUT, configuration.operationTimeout, "the operation timeout")
+
+        let ignoring = configuration.systemDefaults == .ignored
+        if ignoring {
+            try setInt(LDAP_OPT_DEREF, LDAP_DEREF_NEVER, "alias dereferencing")
+            try setInt(LDAP_OPT_SIZELIMIT, 0, "the size limit")
+            try setInt(LDAP_OPT_TIMELIMIT, 0, "the time limit")
+        }
+        let tls = configuration.tls
+        if ignoring || tls.caCertificateFile != nil {
+            try setString(LDAP_OPT_X_TLS_CACERTFILE, tls.caCertificateFile, "the CA certificate file")
+        }
+        if ignoring {
+            try setString(LDAP_OPT_X_TLS_CACERTDIR, nil, "the CA certificate directory")
+        }
+        if ignoring || tls.certificateFile != nil {
+            try setString(LDAP_OPT_X_TLS_CERTFILE, tls.certificateFile, "the client certificate file")
+        }
+        if ignoring || tls.keyFile != nil {
+            try setString(LDAP_OPT_X_TLS_KEYFILE, tls.keyFile, "the client key file")
+        }
+        let requirement: Int32 = switch tls.certificateVerification {
+        case .required: LDAP_OPT_X_TLS_DEMAND
+        case .disabled: LDAP_OPT_X_TLS_NEVER
+        }
+        try setInt(LDAP_OPT_X_TLS_REQUIRE_CERT, requirement, "certificate verification")
+        try setInt(LDAP_OPT_X_TLS_NEWCTX, 0, "a new TLS context")
+    }
+
+    private func bind(_ authentication: LDAPConnection.Authentication) throws(LDAPError) {
+        let rc: Int32
+        switch authentication {
+        case .anonymous:
+            return
+        case .simple(let dn, let password):
+            rc = password.bytes.withUnsafeBufferPointer { bytes in
+                var credentials = CLDAP.berval(
+                    bv_len: ber_len_t(bytes.count),
+                    bv_val: UnsafeMutablePointer(mutating: UnsafeRawPointer(bytes.baseAddress)?
+                        .assumingMemoryBound(to: CChar.self)))
+                return ldap_sasl_bind_s(ld, dn.string, cldap_sasl_simple(), &credentials, nil, nil, nil)
+            }
+        case .saslExternal(let authorizationID):
+            let identity = Array((authorizationID ?? "").utf8)
+            rc = identity.withUnsafeBufferPointer { bytes in
+                var credentials = CLDAP.berval(
+                    bv_len: ber_len_t(bytes.count),
+                    bv_val: UnsafeMutablePointer(mutating: UnsafeRawPointer(bytes.baseAddress)?
+                        .assumingMemoryBound(to: CChar.self)))
+                return ldap_sasl_bind_s(ld, nil, "EXTERNAL", &credentials, nil, nil, nil)
+            }
+        }
+        try check(rc, "bind")
+    }
+
+    /// The session's socket, once connected.
+    var fileDescriptor: Int32? {
+        var fd: Int32 = -1
+        guard ldap_get_option(ld, LDAP_OPT_DESC, &fd) == LDAP_OPT_SUCCESS, fd >= 0 else { return nil }
+        return fd
+    }
+
+    // MARK: Reading responses
+
+    /// Parses a result message: code, message, matched DN, referrals, controls.
+    func parseResult(_ message: OpaquePointer) -> LDAPResponse {
+        var code: Int32 = 0
+        var matched: UnsafeMutablePointer<CChar>?
+        var diagnostic: UnsafeMutablePointer<CChar>?
+        var referrals: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        var controls: UnsafeMutablePointer<UnsafeMutablePointer<CLDAP.LDAPControl>?>?
+        let rc = ldap_parse_result(ld, message, &code, &matched, &diagnostic, &referrals, &controls, 0)
+        defer {
+            if let matched { ldap_memfree(matched) }
+            if let diagnostic { ldap_memfree(diagnostic) }
+            if let referrals { ldap_memvfree(UnsafeMutablePointer(OpaquePointer(referrals))) }
+            if let controls { ldap_controls_free(controls) }
+        }
+        guard rc == LDAP_SUCCESS else {
+            return LDAPResponse(code: LDAPResultCode(rawValue: rc), message: diagnosticMessage())
+        }
+        var response = LDAPResponse(code: LDAPResultCode(rawValue: code))
+        if let diagnostic { response.message = String(cString: diagnostic) }
+        if let matched { response.matchedDN = String(cString: matched) }
+        if let referrals {
+            var index = 0
+            while let uri = referrals[index] {
+                response.referrals.append(String(cString: uri))
+                index += 1
+            }
+        }
+        if let controls { response.controls = LDAPHandle.swiftControls(controls) }
+        return response
+    }
+
+    /// Copies a NULL-terminated C control array into Swift values.
+    static func swiftControls(_ controls: UnsafeMutablePointer<UnsafeMutablePointer<CLDAP.LDAPControl>?>) -> [LDAPControl] {
+        var result: [LDAPControl] = []
+        var index = 0
+        while let control = controls[index] {
+            let value = control.pointee.ldctl_value
+            result.append(LDAPControl(
+                oid: String(cString: control.pointee.ldctl_oid),
+                isCritical: control.pointee.ldctl_iscritical != 0,
+                value: value.bv_val.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(value.bv_len))) }))
+            index += 1
+        }
+        return result
+    }
+
+    /// Decodes a search result entry, values as bytes.
+    func entry(from message: OpaquePointer) throws(LDAPError) -> LDAPEntry {
+        var ber: OpaquePointer?
+        var dnValue = CLDAP.berval()
+        try check(ldap_get_dn_ber(ld, message, &ber, &dnValue), "search")
+        defer { if let ber { ber_free(ber, 0) } }
+        let dnText = dnValue.bv_val.map {
+            String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(dnValue.bv_len)), as: UTF8.self)
+        } ?? ""
+        let dn: DistinguishedName
+        do {
+            dn = try DistinguishedName(parsing: dnText)
+        } catch {
+            throw LDAPError(.decodingError, message: "the server returned an invalid DN: \(dnText)",
+                            operation: "search", server: servers)
+        }
+        var attributes: [LDAPAttribute] = []
+        while true {
+            var name = CLDAP.berval()
+            var values: UnsafeMutablePointer<CLDAP.berval>?
+            let rc = ldap_get_attribute_ber(ld, message, ber, &name, &values)
+            guard rc == LDAP_SUCCESS else { throw error(rc, operation: "search") }
+            guard let nameBytes = name.bv_val else { break }
+            defer { if let values { ber_memfree(values) } }
+            let attributeName = String(
+                decoding: UnsafeRawBufferPointer(start: nameBytes, count: Int(name.bv_len)), as: UTF8.self)
+            var attributeValues: [LDAPValue] = []
+            if let values {
+                var index = 0
+                while let bytes = values[index].bv_val {
+                    attributeValues.append(LDAPValue(bytes: Array(
+                        UnsafeRawBufferPointer(start: bytes, count: Int(values[index].bv_len)))))
+                    index += 1
+                }
+            }
+            attributes.append(LDAPAttribute(name: attributeName, values: attributeValues))
+        }
+        return LDAPEntry(dn: dn, attributes: attributes)
+    }
+
+    /// Decodes a search result reference: its URIs.
+    func references(from message: OpaquePointer) -> [String] {
+        var uris: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        guard ldap_parse_reference(ld, message, &uris, nil, 0) == LDAP_SUCCESS, let uris else { return [] }
+        defer { ldap_memvfree(UnsafeMutablePointer(OpaquePointer(uris))) }
+        var result: [String] = []
+        var index = 0
+        while let uri = uris[index] {
+            result.append(String(cString: uri))
+            index += 1
+        }
+        return result
+    }
+
+    /// Decodes an extended response's name and value.
+    func extendedResult(from message: OpaquePointer) -> (oid: String?, value: [UInt8]?) {
+        var oid: UnsafeMutablePointer<CChar>?
+        var data: UnsafeMutablePointer<CLDAP.berval>?
+        guard ldap_parse_extended_result(ld, message, &oid, &data, 0) == LDAP_SUCCESS else { return (nil, nil) }
+        defer {
+            if let oid { ldap_memfree(oid) }
+            if let data { ber_bvfree(data) }
+        }
+        let value = data.flatMap { bv in
+            bv.pointee.bv_val.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(bv.pointee.bv_len))) }
+        }
+        return (oid.map { String(cString: $0) }, value)
+    }
+}

@@ -1,0 +1,247 @@
+internal import CLDAP
+import Synchronization
+
+/// A search request in the form the loop sends it.
+struct SearchRequest: Sendable {
+    var base: String
+    var scope: SearchScope
+    var filter: String
+    var attributes: [String]
+    var sizeLimit: Int
+    var pageSize: Int?
+    var controls: [LDAPControl]
+}
+
+extension SearchScope {
+    var cValue: Int32 {
+        switch self {
+        case .base: LDAP_SCOPE_BASE
+        case .oneLevel: LDAP_SCOPE_ONELEVEL
+        case .subtree: LDAP_SCOPE_SUBTREE
+        case .children: LDAP_SCOPE_CHILDREN
+        }
+    }
+}
+
+/// A search on the loop thread: entries go to the channel as they arrive;
+/// with paging, the next page is requested when the consumer is ready.
+final class SearchOperation: LoopOperation, @unchecked Sendable {
+    private let request: SearchRequest
+    let channel: SearchChannel
+    private var cookie: [UInt8] = []
+
+    init(id: UInt64, request: SearchRequest, timeout: Duration?, cancellation: CancellationFlag, channel: SearchChannel) {
+        self.request = request
+        self.channel = channel
+        super.init(id: id, name: "search", timeout: timeout, cancellation: cancellation)
+    }
+
+    override func sendRequest(on handle: LDAPHandle) throws(LDAPError) -> Int32 {
+        let arena = CArena()
+        var controls = request.controls
+        if let pageSize = request.pageSize {
+            controls.append(.pagedResults(size: pageSize, cookie: cookie))
+        }
+        var messageID: Int32 = -1
+        let rc = ldap_search_ext(
+            handle.ld, arena.cString(request.base), request.scope.cValue, arena.cString(request.filter),
+            arena.cStringArray(request.attributes), 0, arena.controls(controls), nil, nil,
+            Int32(clamping: request.sizeLimit), &messageID)
+        try handle.check(rc, "search")
+        return messageID
+    }
+
+    override func receive(_ message: OpaquePointer, messageType: Int32, handle: LDAPHandle) -> ReceiveOutcome {
+        switch ber_tag_t(messageType) {
+        case LDAP_RES_SEARCH_ENTRY:
+            do {
+                channel.deliver(try handle.entry(from: message))
+                return .waiting
+            } catch {
+                ldap_abandon_ext(handle.ld, messageID, nil, nil)
+                channel.finish(throwing: error)
+                return .finished
+            }
+        case LDAP_RES_SEARCH_RESULT:
+            let response = handle.parseResult(message)
+            guard response.code == .success else {
+                channel.finish(throwing: LDAPError(response.code, message: response.message,
+                    matchedDN: response.matchedDN, operation: name, server: handle.servers))
+                return .finished
+            }
+            if request.pageSize != nil {
+                do {
+                    if let paging = try response.controls.pagedResultsResponse(), !paging.cookie.isEmpty {
+                        cookie = paging.cookie
+                        return channel.wantsNextPageNow() ? .sendAgain : .paused
+                    }
+                } catch {
+                    channel.finish(throwing: error)
+                    return .finished
+                }
+            }
+            channel.finish(throwing: nil)
+            return .finished
+        default:
+            // References (referral chasing is off) and intermediate responses.
+            return .waiting
+        }
+    }
+
+    override func fail(_ error: any Error) {
+        channel.finish(throwing: error)
+    }
+}
+
+/// Hands entries from the loop thread to the task iterating a search, and
+/// tells the loop when a paused paged search should fetch more.
+final class SearchChannel: Sendable {
+    private struct State {
+        var buffer: [LDAPEntry] = []
+        var head = 0
+        var outcome: Result<Void, any Error>?
+        var waiter: CheckedContinuation<LDAPEntry?, any Error>?
+        var pausedForDemand = false
+        var isCancelled = false
+        var buffered: Int { buffer.count - head }
+
+        mutating func takeFirst() -> LDAPEntry {
+            let entry = buffer[head]
+            head += 1
+            if head == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024 && head * 2 >= buffer.count {
+                buffer.removeFirst(head)
+                head = 0
+            }
+            return entry
+        }
+    }
+
+    private let state = Mutex(State())
+    /// A paged search fetches its next page while fewer entries than this are buffered.
+    private let lowWater: Int
+    private let onDemand: @Sendable () -> Void
+    private let onCancel: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - lowWater: how few buffered entries make a paused search continue.
+    ///   - onDemand: called (on the consumer's thread) to resume a paused search.
+    ///   - onCancel: called once when the consumer stops before the end, to abandon the search.
+    init(lowWater: Int, onDemand: @escaping @Sendable () -> Void, onCancel: @escaping @Sendable () -> Void) {
+        self.lowWater = max(lowWater, 1)
+        self.onDemand = onDemand
+        self.onCancel = onCancel
+    }
+
+    // Loop side.
+
+    func deliver(_ entry: LDAPEntry) {
+        let waiter: CheckedContinuation<LDAPEntry?, any Error>? = state.withLock { state in
+            guard !state.isCancelled else { return nil }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.buffer.append(entry)
+            return nil
+        }
+        waiter?.resume(returning: entry)
+    }
+
+    /// Ends the stream: successfully when `error` is nil.
+    func finish(throwing error: (any Error)?) {
+        let waiter: CheckedContinuation<LDAPEntry?, any Error>? = state.withLock { state in
+            guard state.outcome == nil else { return nil }
+            state.outcome = error.map { .failure($0) } ?? .success(())
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        if let waiter {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
+        }
+    }
+
+    /// Whether a finished page should be followed by the next one now; if
+    /// not, the search pauses until the consumer drains the buffer.
+    func wantsNextPageNow() -> Bool {
+        state.withLock { state in
+            if state.isCancelled { return false }
+            if state.buffered < lowWater { return true }
+            state.pausedForDemand = true
+            return false
+        }
+    }
+
+    var isFinished: Bool { state.withLock { $0.outcome != nil || $0.isCancelled } }
+
+    // Consumer side.
+
+    /// The next entry, `nil` at the end; throws the search's error once.
+    func next() async throws -> LDAPEntry? {
+        enum Immediate { case entry(LDAPEntry), end, failure(any Error) }
+        func takeImmediately(_ state: inout State, resume: inout Bool) -> Immediate? {
+            if state.buffered > 0 {
+                let entry = state.takeFirst()
+                if state.pausedForDemand && state.buffered < lowWater {
+                    state.pausedForDemand = false
+                    resume = true
+                }
+                return .entry(entry)
+            }
+            if state.isCancelled { return .failure(CancellationError()) }
+            switch state.outcome {
+            case .success?: return .end
+            case .failure(let error)?:
+                state.outcome = .success(())
+                return .failure(error)
+            case nil: return nil
+            }
+        }
+
+        var resume = false
+        let immediate = state.withLock { takeImmediately(&$0, resume: &resume) }
+        if resume { onDemand() }
+        switch immediate {
+        case .entry(let entry)?: return entry
+        case .end?: return nil
+        case .failure(let error)?: throw error
+        case nil: break
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LDAPEntry?, any Error>) in
+                var resume = false
+                let immediate = state.withLock { state -> Immediate? in
+                    if let now = takeImmediately(&state, resume: &resume) { return now }
+                    state.waiter = continuation
+                    return nil
+                }
+                if resume { onDemand() }
+                switch immediate {
+                case .entry(let entry)?: continuation.resume(returning: entry)
+                case .end?: continuation.resume(returning: nil)
+                case .failure(let error)?: continuation.resume(throwing: error)
+                case nil: break
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// Stops delivery and abandons the search if it is still running; a
+    /// waiting consumer gets `CancellationError`.
+    func cancel() {
+        let (waiter, abandon) = state.withLock { state -> (CheckedContinuation<LDAPEntry?, any Error>?, Bool) in
+            let wasRunning = state.outcome == nil && !state.isCancelled
+            state.isCancelled = true
+            state.buffer.removeAll()
+            state.head = 0
+            defer { state.waiter = nil }
+            return (state.waiter, wasRunning)
+        }
+        if abandon { onCancel() }
+        waiter?.resume(throwing: CancellationError())
+    }
+}
