@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "SlapdKit"),
 
         .testTarget(name: "LDAPKitTests", dependencies: ["LDAPKit", "CLDAP"]),
-        .testTarget(name: "LDAPKitIntegrationTests", dependencies: ["LDAPKit", "SlapdKit"]),
+        .testTarget(name: "LDAPKitIntegrationTests", dependencies: ["LDAPKit", "SlapdKit", "CLDAP"]),
         .testTarget(name: "SlapdKitTests", dependencies: ["SlapdKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ldapbook needs to build and test, if any is
 # missing: libldap-dev (headers and pkg-config file), slapd (the server the
-# tests start), ldap-utils (ldapwhoami, used to see when slapd is ready) and
-# pkg-config. Non-interactive; uses sudo when not root.
+# tests start), ldap-utils (ldapwhoami, used to see when slapd is ready),
+# pkg-config, and openssl and util-linux (test certificates; setpriv, so a
+# test's slapd dies with the test process). Non-interactive; sudo when not root.
 set -euo pipefail
 
 missing=()
@@ -10,6 +11,8 @@ pkg-config --version >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists ldap 2>/dev/null || missing+=(libldap-dev)
 [ -x /usr/sbin/slapd ] && [ -x /usr/sbin/slapadd ] || missing+=(slapd)
 command -v ldapwhoami >/dev/null 2>&1 || missing+=(ldap-utils)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
 for extra in "$@"; do
   dpkg -s "$extra" >/dev/null 2>&1 || missing+=("$extra")
 done

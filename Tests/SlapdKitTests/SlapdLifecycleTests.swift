@@ -39,7 +39,7 @@ struct SlapdLifecycleTests {
 
         let wrongPassword = await Tool.run(
             "/usr/bin/ldapwhoami",
-            ["-x", "-H", slapd.ldapURI, "-D", slapd.rootDN, "-w", "not-the-password"]
+            ["-x", "-H", slapd.ldapURI, "-D", slapd.rootDN, "-y", Tool.passwordFile(slapd, "not-the-password")]
         )
         #expect(wrongPassword.status == .exited(49))
 

@@ -30,7 +30,7 @@ struct SlapdTLSTests {
         environment["LDAPTLS_REQCERT"] = "demand"
         let whoami = await Tool.run(
             "/usr/bin/ldapwhoami",
-            ["-ZZ", "-x", "-H", slapd.ldapURI, "-D", slapd.rootDN, "-w", slapd.rootPassword],
+            ["-ZZ", "-x", "-H", slapd.ldapURI, "-D", slapd.rootDN, "-y", Tool.passwordFile(slapd)],
             environment: environment
         )
         #expect(whoami.status == .exited(0), "\(whoami.errors)")

@@ -63,7 +63,7 @@ enum Tool {
         await run(
             "/usr/bin/ldapsearch",
             ["-x", "-LLL", "-o", "ldif_wrap=no", "-o", "nettimeout=1",
-             "-H", slapd.ldapURI, "-D", slapd.rootDN, "-w", slapd.rootPassword,
+             "-H", slapd.ldapURI, "-D", slapd.rootDN, "-y", passwordFile(slapd),
              "-b", base ?? slapd.suffix, "-s", scope, filter] + attributes,
             timeout: timeout
         )
@@ -76,8 +76,17 @@ enum Tool {
         defer { try? FileManager.default.removeItem(at: file) }
         return await run(
             "/usr/bin/ldapadd",
-            ["-x", "-H", slapd.ldapURI, "-D", slapd.rootDN, "-w", slapd.rootPassword, "-f", file.path]
+            ["-x", "-H", slapd.ldapURI, "-D", slapd.rootDN, "-y", passwordFile(slapd), "-f", file.path]
         )
+    }
+
+    /// A file holding `password` (mode 0600, no trailing newline) for the
+    /// tools' `-y` option, so no password is ever on a command line.
+    static func passwordFile(_ slapd: Slapd, _ password: String? = nil) -> String {
+        let file = slapd.directory.appendingPathComponent("password-\(UUID().uuidString.prefix(8))")
+        FileManager.default.createFile(atPath: file.path, contents: Data((password ?? slapd.rootPassword).utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        return file.path
     }
 
     /// Counts the `dn:` lines of LDIF search output.
