@@ -57,7 +57,7 @@ final class ConnectionLoop: Sendable {
         }
         wakeRead = fds[0]
         wakeWrite = fds[1]
-        state = LoopState()
+        state = LoopState(configuration: configuration)
         let thread = Thread { [self] in run() }
         thread.name = "ldap-connection"
         thread.stackSize = 1 << 20
@@ -113,7 +113,7 @@ final class ConnectionLoop: Sendable {
                     done()
                     return
                 }
-                state.execute(command, configuration: configuration, loop: self)
+                state.execute(command)
             }
             waitForEvents()
             state.expireDeadlines()
@@ -142,6 +142,7 @@ final class ConnectionLoop: Sendable {
 /// The loop thread's own state: the session and the operations in flight.
 /// Only the loop thread touches it, so it needs no lock.
 final class LoopState: @unchecked Sendable {
+    private let configuration: LDAPConnection.Configuration
     var handle: LDAPHandle?
     /// Every live operation, including paged searches paused for their consumer.
     private var operations: [UInt64: LoopOperation] = [:]
@@ -149,7 +150,11 @@ final class LoopState: @unchecked Sendable {
     private var byMessageID: [Int32: LoopOperation] = [:]
     private let clock = ContinuousClock()
 
-    func execute(_ command: ConnectionLoop.Command, configuration: LDAPConnection.Configuration, loop: ConnectionLoop) {
+    init(configuration: LDAPConnection.Configuration) {
+        self.configuration = configuration
+    }
+
+    func execute(_ command: ConnectionLoop.Command) {
         switch command {
         case .start(let operation):
             if operation.cancellation.isCancelled {
@@ -157,17 +162,17 @@ final class LoopState: @unchecked Sendable {
                 return
             }
             operations[operation.id] = operation
-            send(operation, configuration: configuration)
+            send(operation)
         case .cancel(let id):
             guard let operation = operations.removeValue(forKey: id) else { return }
             abandon(operation)
             operation.fail(CancellationError())
         case .resume(let id):
             guard let operation = operations[id], operation.messageID < 0 else { return }
-            send(operation, configuration: configuration)
+            send(operation)
         case .connect(let report):
             do throws(LDAPError) {
-                try connectIfNeeded(configuration)
+                try connectIfNeeded()
                 report(.success(()))
             } catch {
                 report(.failure(error))
@@ -177,16 +182,16 @@ final class LoopState: @unchecked Sendable {
         }
     }
 
-    private func connectIfNeeded(_ configuration: LDAPConnection.Configuration) throws(LDAPError) {
+    private func connectIfNeeded() throws(LDAPError) {
         if handle == nil {
             handle = try LDAPHandle.open(configuration)
         }
     }
 
     /// Sends an operation's request, connecting first if there is no session.
-    private func send(_ operation: LoopOperation, configuration: LDAPConnection.Configuration) {
+    private func send(_ operation: LoopOperation) {
         do throws(LDAPError) {
-            try connectIfNeeded(configuration)
+            try connectIfNeeded()
             guard let handle else { return }
             let messageID = try operation.sendRequest(on: handle)
             operation.messageID = messageID
@@ -194,9 +199,7 @@ final class LoopState: @unchecked Sendable {
             operation.deadline = operation.timeout.map { clock.now + $0 }
         } catch {
             operations.removeValue(forKey: operation.id)
-            if error.code == .serverDown {
-                dropSession(error)
-            }
+            if error.code == .serverDown { dropSession(error) }
             operation.fail(error)
         }
     }
@@ -246,26 +249,12 @@ final class LoopState: @unchecked Sendable {
             case .sendAgain:
                 byMessageID.removeValue(forKey: messageID)
                 operation.messageID = -1
-                sendAgain(operation)
+                send(operation)
             case .paused:
                 byMessageID.removeValue(forKey: messageID)
                 operation.messageID = -1
                 operation.deadline = nil
             }
-        }
-    }
-
-    private func sendAgain(_ operation: LoopOperation) {
-        guard let handle else { return }
-        do throws(LDAPError) {
-            let messageID = try operation.sendRequest(on: handle)
-            operation.messageID = messageID
-            byMessageID[messageID] = operation
-            operation.deadline = operation.timeout.map { clock.now + $0 }
-        } catch {
-            operations.removeValue(forKey: operation.id)
-            if error.code == .serverDown { dropSession(error) }
-            operation.fail(error)
         }
     }
 

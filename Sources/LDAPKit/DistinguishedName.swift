@@ -268,12 +268,7 @@ extension DistinguishedName: CustomStringConvertible {
             case 0x20...0x7E:
                 output.append(byte)
             default:
-                if let sequenceLength = StringRepresentation.utf8SequenceLength(in: value, at: index) {
-                    output.append(contentsOf: value[index..<index + sequenceLength])
-                    length = sequenceLength
-                } else {
-                    StringRepresentation.appendHexEscape(byte, to: &output)
-                }
+                length = StringRepresentation.appendUTF8SequenceOrHexEscape(value, at: index, to: &output)
             }
             index += length
         }

@@ -198,12 +198,7 @@ extension LDAPFilter: CustomStringConvertible {
             case 0x01...0x7F:
                 output.append(byte)
             default:
-                if let sequenceLength = StringRepresentation.utf8SequenceLength(in: value, at: index) {
-                    output.append(contentsOf: value[index..<index + sequenceLength])
-                    length = sequenceLength
-                } else {
-                    StringRepresentation.appendHexEscape(byte, to: &output)
-                }
+                length = StringRepresentation.appendUTF8SequenceOrHexEscape(value, at: index, to: &output)
             }
             index += length
         }

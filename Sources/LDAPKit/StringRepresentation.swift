@@ -130,4 +130,15 @@ enum StringRepresentation {
         default: "byte 0x\(String(byte, radix: 16, uppercase: true))"
         }
     }
+
+    /// Appends the UTF-8 sequence that starts at `index` unchanged when it is
+    /// valid, or its first byte hex-escaped when not; returns the bytes consumed.
+    static func appendUTF8SequenceOrHexEscape(_ bytes: [UInt8], at index: Int, to output: inout [UInt8]) -> Int {
+        if let length = utf8SequenceLength(in: bytes, at: index) {
+            output.append(contentsOf: bytes[index..<index + length])
+            return length
+        }
+        appendHexEscape(bytes[index], to: &output)
+        return 1
+    }
 }

@@ -191,7 +191,7 @@ struct BERTests {
 
     @Test("A multi-megabyte value round-trips byte for byte")
     func largeValue() throws {
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededRandom(seed: 7)
         let photo = (0..<5_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         var writer = BERWriter()
         writer.writeSequence { $0.writeOctetString(photo) }
@@ -317,7 +317,7 @@ struct BERTests {
 
     @Test("Random and mutated bytes only ever throw or decode")
     func fuzz() throws {
-        var generator = SplitMix64(seed: 0x1DA9_B00C)
+        var generator = SeededRandom(seed: 0x1DA9_B00C)
         var valid = BERWriter()
         valid.writeConstructed(.application(4, constructed: true)) { entry in
             entry.writeOctetString("cn=Ada,dc=example")
@@ -378,23 +378,6 @@ struct BERTests {
 }
 
 // MARK: - Test support
-
-/// A small deterministic random number generator, so that random tests repeat exactly.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Encodes with liblber in DER mode and returns the bytes.
 private func liblberEncoding(_ encode: (OpaquePointer) -> Int32) throws -> [UInt8] {

@@ -347,23 +347,7 @@ private func exactParts(of name: DistinguishedName) -> [[String]] {
     }
 }
 
-/// A deterministic random number generator (SplitMix64), so that generated
-/// test cases are the same on every run.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededRandom {
     /// Characters that need escaping somewhere, multi-byte UTF-8, and plain text.
     private static let pieces: [String] = [
         "a", "Z", "0", " ", "  ", "\"", "+", ",", ";", "<", ">", "\\", "=", "#", "*", "(", ")",

@@ -84,7 +84,7 @@ enum Tool {
     /// tools' `-y` option, so no password is ever on a command line.
     static func passwordFile(_ slapd: Slapd, _ password: String? = nil) -> String {
         let file = slapd.directory.appendingPathComponent("password-\(UUID().uuidString.prefix(8))")
-        FileManager.default.createFile(atPath: file.path, contents: Data((password ?? slapd.rootPassword).utf8),
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data((password ?? slapd.rootPassword).utf8),
                                        attributes: [.posixPermissions: 0o600])
         return file.path
     }
