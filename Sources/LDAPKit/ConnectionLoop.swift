@@ -100,6 +100,15 @@ final class ConnectionLoop: Sendable {
     // MARK: The loop thread
 
     private func run() {
+        // liblber writes with write(2): a write to a connection the server
+        // has reset raises SIGPIPE, which would kill the process. SIGPIPE is
+        // sent to the writing thread, so blocking it here (and only here)
+        // turns it into the EPIPE error libldap reports as serverDown.
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+
         while true {
             let commands: [Command] = inbox.withLock { inbox in
                 inbox.wakeRequested = false
