@@ -3,7 +3,8 @@ import Foundation
 /// The cn=config of a private slapd, as LDIF for `slapadd -n0`.
 ///
 /// The entries are, in order: `cn=config`, the module list, the schema root and one
-/// entry per schema file, the frontend, the config database, the MDB database, then the
+/// entry per schema (the schema files, the ldapbook schema unless it is turned off, then
+/// the extra schema files), the frontend, the config database, the MDB database, then the
 /// caller's extra entries.
 struct ConfigurationLDIF {
     /// The settings to render.
@@ -28,11 +29,17 @@ struct ConfigurationLDIF {
 
     /// The complete LDIF, reading the schema files.
     func render() throws(SlapdError) -> String {
-        var entries = [globalEntry, moduleEntry, schemaRootEntry]
-        let schemaFiles = configuration.schemaFiles + configuration.extraSchemaFiles
-        for (position, file) in schemaFiles.enumerated() {
-            entries.append(try SchemaEntry.ldif(contentsOf: file, position: position))
+        var schemas: [String] = []
+        for file in configuration.schemaFiles {
+            schemas.append(try SchemaEntry.ldif(contentsOf: file, position: schemas.count))
         }
+        if configuration.includesLDAPBookSchema {
+            schemas.append(try SchemaEntry.ldif(LDAPBookSchema.ldif, position: schemas.count, source: "LDAPBookSchema.ldif"))
+        }
+        for file in configuration.extraSchemaFiles {
+            schemas.append(try SchemaEntry.ldif(contentsOf: file, position: schemas.count))
+        }
+        var entries = [globalEntry, moduleEntry, schemaRootEntry] + schemas
         entries += [frontendEntry, configDatabaseEntry, mainDatabaseEntry]
         let extra = configuration.extraConfigurationLDIF.trimmingTrailingWhitespace()
         if !extra.isEmpty {

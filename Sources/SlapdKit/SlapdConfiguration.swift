@@ -5,7 +5,8 @@ import Foundation
 /// The defaults describe a throwaway directory for tests: suffix `dc=example,dc=com`,
 /// root DN `cn=admin,dc=example,dc=com` with password `secret`, a fresh temporary
 /// working directory, a free loopback port, the core, cosine, inetorgperson and nis
-/// schemas, and no size limit.
+/// schemas followed by the ldapbook schema (``LDAPBookSchema``) and its index, and no
+/// size limit.
 public struct SlapdConfiguration: Sendable {
     /// The naming context served by the database, e.g. `dc=example,dc=com`.
     public var suffix: String = "dc=example,dc=com"
@@ -38,16 +39,42 @@ public struct SlapdConfiguration: Sendable {
         URL(fileURLWithPath: "/etc/ldap/schema/\($0).ldif")
     }
 
+    /// Whether the ldapbook schema (``LDAPBookSchema/ldif``) is loaded after ``schemaFiles``
+    /// and before ``extraSchemaFiles``; `true` by default.
+    ///
+    /// The indexes follow the schema, because slapd refuses to index an attribute it does
+    /// not know: turning the schema off removes its attributes from ``indexes``, and turning
+    /// it back on adds ``ldapbookIndexes`` again.
+    public var includesLDAPBookSchema: Bool = true {
+        didSet {
+            guard includesLDAPBookSchema != oldValue else { return }
+            if includesLDAPBookSchema {
+                indexes += Self.ldapbookIndexes.filter { !indexes.contains($0) }
+            } else {
+                indexes = indexes.compactMap(\.withoutLDAPBookAttributes)
+            }
+        }
+    }
+
     /// Further schema LDIF files (each holding one `cn=…,cn=schema,cn=config` entry),
-    /// loaded after ``schemaFiles``.
+    /// loaded after ``schemaFiles`` and the ldapbook schema.
     public var extraSchemaFiles: [URL] = []
 
-    /// The attribute indexes of the database.
+    /// The attribute indexes of the database: by default equality on `objectClass`,
+    /// equality and substrings on the name attributes, equality on `mail`,
+    /// `telephoneNumber`, `entryUUID` and `entryCSN`, and ``ldapbookIndexes``.
     public var indexes: [Index] = [
         Index(["objectClass"], for: [.equality]),
         Index(["givenName", "sn", "cn"], for: [.equality, .substring]),
         Index(["mail", "telephoneNumber"], for: [.equality]),
         Index(["entryUUID", "entryCSN"], for: [.equality]),
+    ] + ldapbookIndexes
+
+    /// The indexes recommended with the ldapbook schema: `ldapbookCustomField eq,sub`, so
+    /// that both the substring filter `(ldapbookCustomField=name=*)`, which finds the entries
+    /// where a custom field is set, and lookups of a field's exact value use an index.
+    public static let ldapbookIndexes: [Index] = [
+        Index(["ldapbookCustomField"], for: [.equality, .substring]),
     ]
 
     /// The most entries a search returns (`olcSizeLimit`); unlimited by default so that
@@ -138,5 +165,16 @@ public struct SlapdConfiguration: Sendable {
     public init(suffix: String, rootPassword: String = "secret") {
         self.suffix = suffix
         self.rootPassword = rootPassword
+    }
+}
+
+extension SlapdConfiguration.Index {
+    /// The index without the attributes of the ldapbook schema, or `nil` if it covers
+    /// nothing else.
+    fileprivate var withoutLDAPBookAttributes: Self? {
+        let schemaAttributes = Set(LDAPBookSchema.attributeTypes.map { $0.lowercased() })
+        var index = self
+        index.attributes.removeAll { schemaAttributes.contains($0.lowercased()) }
+        return index.attributes.isEmpty ? nil : index
     }
 }

@@ -67,6 +67,7 @@ struct ConfigurationLDIFTests {
             "dn: cn={1}cosine,cn=schema,cn=config",
             "dn: cn={2}inetorgperson,cn=schema,cn=config",
             "dn: cn={3}nis,cn=schema,cn=config",
+            "dn: cn={4}ldapbook,cn=schema,cn=config",
             "dn: olcDatabase={-1}frontend,cn=config",
             "dn: olcDatabase={0}config,cn=config",
             "dn: olcDatabase={1}mdb,cn=config",
