@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "LDAPKit", targets: ["LDAPKit"]),
         .library(name: "SlapdKit", targets: ["SlapdKit"]),
+        .library(name: "LDAPBook", targets: ["LDAPBook"]),
     ],
     targets: [
         // libldap and liblber from the system (Debian: libldap-dev), plus a shim header.
@@ -16,12 +17,16 @@ let package = Package(
         ),
         // An LDAP client that knows nothing about address books.
         .target(name: "LDAPKit", dependencies: ["CLDAP"]),
+        // The address book: fields and schema mapping, people, safe writes.
+        .target(name: "LDAPBook", dependencies: ["LDAPKit"]),
         // Generates cn=config and runs a private slapd (tests, benchmarks, the local directory).
         .target(name: "SlapdKit"),
 
         .testTarget(name: "LDAPKitTests", dependencies: ["LDAPKit", "CLDAP"]),
         .testTarget(name: "LDAPKitIntegrationTests", dependencies: ["LDAPKit", "SlapdKit", "CLDAP"]),
         .testTarget(name: "SlapdKitTests", dependencies: ["SlapdKit"]),
+        .testTarget(name: "LDAPBookTests", dependencies: ["LDAPBook", "LDAPKit"]),
+        .testTarget(name: "LDAPBookIntegrationTests", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

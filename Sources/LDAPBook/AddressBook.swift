@@ -1,0 +1,261 @@
+import LDAPKit
+import Synchronization
+
+/// The address book over one directory connection: fields, people, and the
+/// writes that keep what others wrote.
+///
+/// Writes are value-level: adding a value never replaces the others, and a
+/// value already present is not an error. Values are validated before
+/// anything is sent.
+public final class AddressBook: Sendable {
+    /// Where new people go and how they are named.
+    public struct Configuration: Sendable {
+        /// The container of new entries; `nil` means `ou=people,<base>` under
+        /// the connection's default base.
+        public var peopleBase: DistinguishedName?
+        /// Whether a missing people container is created on the first add.
+        public var createsPeopleBase: Bool
+        /// How new entries are named.
+        public var naming: EntryNaming
+
+        /// Creates a configuration.
+        public init(peopleBase: DistinguishedName? = nil, createsPeopleBase: Bool = true,
+                    naming: EntryNaming = .generatedUID) {
+            self.peopleBase = peopleBase
+            self.createsPeopleBase = createsPeopleBase
+            self.naming = naming
+        }
+    }
+
+    /// What ldapbook learns about a server once per address book.
+    struct ServerFacts: Sendable {
+        var registry: FieldRegistry
+        var supportsPermissiveModify: Bool
+        var supportsPostRead: Bool
+    }
+
+    /// The directory connection.
+    public let connection: LDAPConnection
+    /// Where new people go and how they are named.
+    public let configuration: Configuration
+    private let facts = Mutex<ServerFacts?>(nil)
+
+    /// Creates an address book over `connection`.
+    public init(connection: LDAPConnection, configuration: Configuration = Configuration()) {
+        self.connection = connection
+        self.configuration = configuration
+    }
+
+    // MARK: Fields
+
+    func serverFacts() async throws -> ServerFacts {
+        if let known = facts.withLock({ $0 }) { return known }
+        async let schema = connection.schema()
+        async let rootDSE = connection.rootDSE()
+        let controls = Set(try await rootDSE.strings("supportedControl"))
+        let learned = ServerFacts(
+            registry: FieldRegistry(schema: try await schema),
+            supportsPermissiveModify: controls.contains(LDAPControl.OID.permissiveModify),
+            supportsPostRead: controls.contains(LDAPControl.OID.postRead))
+        facts.withLock { $0 = learned }
+        return learned
+    }
+
+    /// The field registry of this directory (its schema is read once).
+    public func fieldRegistry() async throws -> FieldRegistry {
+        try await serverFacts().registry
+    }
+
+    /// Resolves a field name (see ``FieldRegistry/field(named:)``).
+    public func field(named name: String) async throws -> Field {
+        try await fieldRegistry().field(named: name)
+    }
+
+    // MARK: Reading
+
+    /// The container of new entries.
+    public func peopleBase() throws -> DistinguishedName {
+        if let base = configuration.peopleBase { return base }
+        guard let base = connection.defaultBase else {
+            throw AddressBookError(.notFound, "no base DN: configure one, or a people base")
+        }
+        return base.child("ou", "people")
+    }
+
+    /// The person at `dn`, with `fields` (and the name attributes); `nil` when there is none.
+    public func person(at dn: DistinguishedName, fields: [Field] = []) async throws -> Person? {
+        try await connection.read(dn, attributes: Person.attributes(for: fields)).map(Person.init)
+    }
+
+    // MARK: Writing
+
+    /// Adds values to one field of a person, keeping every value already
+    /// there (by anyone), and adds ldapbook's auxiliary class in the same
+    /// atomic change when the field needs it. Values already present are
+    /// not an error.
+    ///
+    /// - Returns: the person as stored afterwards, with `field` and the name attributes.
+    /// - Throws: ``AddressBookError`` for invalid values (nothing is sent), or
+    ///   ``LDAPKit/LDAPError`` from the server.
+    @discardableResult
+    public func add(_ values: [LDAPValue], to field: Field, of person: Person) async throws -> Person {
+        try field.validate(values)
+        let present = Set(person.values(of: field).map(\.bytes))
+        var missing: [LDAPValue] = []
+        for value in values where !present.contains(value.bytes) && !missing.contains(value) {
+            missing.append(value)
+        }
+        if field.isSingleValued && !missing.isEmpty && !present.isEmpty {
+            throw AddressBookError(.tooManyValues,
+                "\(field.name) holds a single value and \(person.displayName) already has one; replace it instead")
+        }
+        guard !missing.isEmpty else { return person }
+
+        var changes: [LDAPModification] = []
+        if field.needsLDAPBookClass && !person.hasLDAPBookClass {
+            changes.append(.add("objectClass", LDAPValue(LDAPBookSchemaName.objectClass)))
+        }
+        changes.append(.add(field.attribute, values: missing.map(field.stored)))
+        return try await apply(changes, to: person.dn, reading: [field])
+    }
+
+    /// Applies value-level additions so that values someone else added in
+    /// the meantime are never an error: with the permissive-modify control
+    /// when the server has it, otherwise one change at a time.
+    private func apply(_ additions: [LDAPModification], to dn: DistinguishedName, reading fields: [Field]) async throws
+        -> Person
+    {
+        let facts = try await serverFacts()
+        let attributes = Person.attributes(for: fields)
+        var controls: [LDAPControl] = []
+        if facts.supportsPostRead { controls.append(.postRead(attributes)) }
+        if facts.supportsPermissiveModify {
+            let response = try await connection.modify(dn, additions, controls: controls + [.permissiveModify])
+            if let entry = try response.postReadEntry() { return Person(entry: entry) }
+        } else {
+            for change in additions {
+                for value in change.values {
+                    do {
+                        try await connection.modify(dn, [LDAPModification(.add, change.attribute, values: [value])])
+                    } catch let error as LDAPError where error.code == .attributeOrValueExists {
+                        continue
+                    }
+                }
+            }
+        }
+        guard let person = try await person(at: dn, fields: fields) else {
+            throw AddressBookError(.notFound, "\(dn) was deleted while it was being changed")
+        }
+        return person
+    }
+
+    /// Creates a person: an `inetOrgPerson` (with ldapbook's auxiliary class
+    /// when a field needs it) under the people base, `cn` = given name and
+    /// surname, named as the configuration says. The people base is created
+    /// first when missing and allowed.
+    ///
+    /// - Returns: the new person, with the given fields and the name attributes.
+    /// - Throws: ``AddressBookError`` for a missing surname or invalid values
+    ///   (nothing is sent), or ``LDAPKit/LDAPError`` from the server.
+    @discardableResult
+    public func add(_ newPerson: NewPerson) async throws -> Person {
+        let surname = newPerson.surname.trimmingWhitespace()
+        guard !surname.isEmpty else {
+            throw AddressBookError(.invalidName, "a new person needs a surname (sn is required by inetOrgPerson)")
+        }
+        let given = newPerson.givenName?.trimmingWhitespace()
+        let nameField = Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
+        try nameField.validate([LDAPValue(surname)] + (given.map { [LDAPValue($0)] } ?? []))
+
+        var entry = LDAPEntry(dn: .root)
+        var classes = ["inetOrgPerson"]
+        entry["cn"] = [LDAPValue(newPerson.commonName)]
+        entry["sn"] = [LDAPValue(surname)]
+        if let given, !given.isEmpty { entry["givenName"] = [LDAPValue(given)] }
+        for (field, values) in newPerson.values {
+            try field.validate(values)
+            guard !values.isEmpty else { continue }
+            if field.needsLDAPBookClass && !classes.contains(LDAPBookSchemaName.objectClass) {
+                classes.append(LDAPBookSchemaName.objectClass)
+            }
+            var stored = entry[field.attribute]
+            for value in values.map(field.stored) where !stored.contains(value) {
+                stored.append(value)
+            }
+            if field.isSingleValued && stored.count > 1 {
+                throw AddressBookError(.tooManyValues, "\(field.name) holds a single value; \(stored.count) were given")
+            }
+            entry[field.attribute] = stored
+        }
+        entry.attributes.insert(LDAPAttribute(name: "objectClass", values: classes.map { LDAPValue($0) }), at: 0)
+
+        let base = try peopleBase()
+        let fields = newPerson.values.map(\.field)
+        var tried = Set<String>()
+        for attempt in 0..<20 {
+            let rdn = try await freeName(for: newPerson, surname: surname, under: base, attempt: attempt, tried: tried)
+            let value = rdn.attributes[0].value
+            tried.insert(value.lossyString)
+            entry.dn = base.child(rdn)
+            if case .generatedUID = configuration.naming {
+                entry["uid"] = [value]
+            }
+            do {
+                try await connection.add(entry)
+            } catch let error as LDAPError where error.code == .entryAlreadyExists {
+                continue
+            } catch let error as LDAPError where error.code == .noSuchObject && configuration.createsPeopleBase {
+                try await createPeopleBase(base)
+                do {
+                    try await connection.add(entry)
+                } catch let error as LDAPError where error.code == .entryAlreadyExists {
+                    continue
+                }
+            }
+            guard let person = try await person(at: entry.dn, fields: fields) else {
+                throw AddressBookError(.notFound, "\(entry.dn) was deleted right after it was added")
+            }
+            return person
+        }
+        throw AddressBookError(.noFreeName, "no free name for \(newPerson.commonName) under \(base)")
+    }
+
+    /// The RDN for a new entry. Generated uids skip every uid already in the
+    /// directory (and those tried before); common names get a number after
+    /// the first attempt.
+    private func freeName(for person: NewPerson, surname: String, under base: DistinguishedName, attempt: Int,
+                          tried: Set<String>) async throws -> RelativeDistinguishedName
+    {
+        switch configuration.naming {
+        case .commonName:
+            let name = attempt == 0 ? person.commonName : "\(person.commonName) \(attempt + 1)"
+            return RelativeDistinguishedName(type: "cn", value: LDAPValue(name))
+        case .generatedUID:
+            let idBase = GeneratedUID.base(given: person.givenName, surname: surname)
+            var taken = tried
+            do {
+                let filter = LDAPFilter.or([.equal("uid", LDAPValue(idBase)), .prefix("uid", LDAPValue(idBase + "."))])
+                for try await entry in connection.search(base: connection.defaultBase ?? base, filter: filter,
+                                                         attributes: ["uid"]) {
+                    taken.formUnion(entry.strings("uid"))
+                }
+            } catch let error as LDAPError where error.code == .noSuchObject {
+                // The base does not exist yet: nothing is taken.
+            }
+            return RelativeDistinguishedName(type: "uid", value: LDAPValue(GeneratedUID.firstFree(idBase, taken: taken)))
+        }
+    }
+
+    private func createPeopleBase(_ base: DistinguishedName) async throws {
+        guard let rdn = base.rdn, let attribute = rdn.attributes.first else { return }
+        var container = LDAPEntry(dn: base)
+        container["objectClass"] = attribute.type.equalsIgnoringCase("ou")
+            ? [LDAPValue("organizationalUnit")] : [LDAPValue("organization")]
+        container[attribute.type] = [attribute.value]
+        do {
+            try await connection.add(container)
+        } catch let error as LDAPError where error.code == .entryAlreadyExists {
+            return
+        }
+    }
+}

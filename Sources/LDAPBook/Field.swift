@@ -1,0 +1,115 @@
+import LDAPKit
+
+/// A field of the address book, resolved to where the directory keeps it.
+///
+/// A field is one of three things (see ``FieldRegistry``): a built-in name
+/// people know (`email` is `mail`), any attribute the server's schema defines
+/// (`roomNumber`), or an ad-hoc custom field kept in the generic
+/// `ldapbookCustomField` attribute as `<name>=<value>`. Every value of a
+/// multi-valued field counts.
+public struct Field: Sendable, Hashable, CustomStringConvertible {
+    /// Where a field comes from.
+    public enum Origin: String, Sendable, Hashable {
+        /// One of ldapbook's built-in names.
+        case builtIn
+        /// An attribute type of the server's schema, used by its own name.
+        case directorySchema
+        /// An ad-hoc custom field in `ldapbookCustomField`.
+        case custom
+    }
+
+    /// The field's name as ldapbook shows it: `email`, `roomNumber`, `shoesize`.
+    public let name: String
+    /// The LDAP attribute that holds the values.
+    public let attribute: String
+    /// What kind of values the field holds.
+    public let kind: FieldKind
+    /// Whether the field holds at most one value.
+    public let isSingleValued: Bool
+    /// Where the field comes from.
+    public let origin: Origin
+    /// For custom fields, the key stored before `=` (always lowercase).
+    public let customKey: String?
+
+    init(name: String, attribute: String, kind: FieldKind, isSingleValued: Bool, origin: Origin,
+         customKey: String? = nil) {
+        self.name = name
+        self.attribute = attribute
+        self.kind = kind
+        self.isSingleValued = isSingleValued
+        self.origin = origin
+        self.customKey = customKey
+    }
+
+    /// Whether the field lives in an attribute of ldapbook's own schema, so
+    /// entries need the `ldapbookPerson` auxiliary class to hold it.
+    public var needsLDAPBookClass: Bool {
+        LDAPBookSchemaName.attributes.contains { $0.equalsIgnoringCase(attribute) }
+    }
+
+    /// A filter matching the entries in which the field is populated.
+    ///
+    /// For a custom field this is the (indexable) substring filter
+    /// `(ldapbookCustomField=<key>=*)`.
+    public var presenceFilter: LDAPFilter {
+        if let customKey {
+            return .substrings(attribute, initial: LDAPValue(customKey + "="), any: [], final: nil)
+        }
+        return .present(attribute)
+    }
+
+    /// A filter matching the entries with a value of this field that starts
+    /// with `prefix` (compared as the attribute's substring rule compares).
+    public func prefixFilter(_ prefix: String) -> LDAPFilter {
+        if let customKey {
+            return .substrings(attribute, initial: LDAPValue(customKey + "=" + prefix), any: [], final: nil)
+        }
+        return .prefix(attribute, LDAPValue(prefix))
+    }
+
+    /// The field's values in `entry`.
+    public func values(in entry: LDAPEntry) -> [LDAPValue] {
+        let stored = entry[attribute]
+        guard let customKey else { return stored }
+        let prefix = Array((customKey + "=").utf8)
+        return stored.compactMap { value in
+            guard value.bytes.count >= prefix.count, value.bytes.starts(with: prefix) else { return nil }
+            return LDAPValue(bytes: value.bytes[prefix.count...])
+        }
+    }
+
+    /// The value as stored in the attribute (`<key>=<value>` for custom fields).
+    func stored(_ value: LDAPValue) -> LDAPValue {
+        guard let customKey else { return value }
+        return LDAPValue(bytes: Array((customKey + "=").utf8) + value.bytes)
+    }
+
+    /// Checks values before they are written: each must satisfy the field's
+    /// kind, and a single-valued field takes one value.
+    ///
+    /// - Throws: ``AddressBookError`` naming the field and the broken rule.
+    public func validate(_ values: [LDAPValue]) throws(AddressBookError) {
+        if isSingleValued && values.count > 1 {
+            throw AddressBookError(.tooManyValues, "\(name) holds a single value; \(values.count) were given")
+        }
+        for value in values {
+            if let rule = kind.violation(of: value) {
+                let shown = kind.isBinary ? "a \(value.count)-byte value" : "\"\(value.lossyString.prefix(80))\""
+                throw AddressBookError(.invalidValue, "\(name): \(shown) \(rule)")
+            }
+        }
+    }
+
+    /// The field's name, and its attribute when that differs.
+    public var description: String {
+        if let customKey { return "\(customKey) (custom field in \(attribute))" }
+        return name == attribute ? name : "\(name) (\(attribute))"
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive equality, as LDAP compares attribute names.
+    func equalsIgnoringCase(_ other: String) -> Bool {
+        lowercased() == other.lowercased()
+    }
+}

@@ -1,0 +1,67 @@
+import LDAPKit
+
+/// A person of the address book: an `inetOrgPerson` entry seen through ldapbook's fields.
+///
+/// LDAP lets every name attribute hold several values; all of them count.
+public struct Person: Sendable, Identifiable {
+    /// The entry, with the attributes that were asked for.
+    public let entry: LDAPEntry
+
+    /// Creates a person over an entry.
+    public init(entry: LDAPEntry) {
+        self.entry = entry
+    }
+
+    /// The entry's distinguished name, which identifies the person.
+    public var id: DistinguishedName { entry.dn }
+    /// The entry's distinguished name.
+    public var dn: DistinguishedName { entry.dn }
+    /// First names (`givenName`).
+    public var givenNames: [String] { entry.strings("givenName") }
+    /// Last names (`sn`).
+    public var surnames: [String] { entry.strings("sn") }
+    /// Full names (`cn`).
+    public var commonNames: [String] { entry.strings("cn") }
+    /// The entry's object classes.
+    public var objectClasses: [String] { entry.strings("objectClass") }
+
+    /// Whether the entry has ldapbook's auxiliary class, so it can hold custom fields.
+    public var hasLDAPBookClass: Bool {
+        objectClasses.contains { $0.equalsIgnoringCase(LDAPBookSchemaName.objectClass) }
+    }
+
+    /// The name to show: `displayName`, else the first `cn`, else given name and surname.
+    public var displayName: String {
+        if let display = entry.string("displayName"), !display.isEmpty { return display }
+        if let common = commonNames.first, !common.isEmpty { return common }
+        let parts = [givenNames.first, surnames.first].compactMap { $0 }
+        return parts.isEmpty ? dn.string : parts.joined(separator: " ")
+    }
+
+    /// The values of `field` (all of them, for a multi-valued field).
+    public func values(of field: Field) -> [LDAPValue] {
+        field.values(in: entry)
+    }
+
+    /// The text values of `field`; values that are not UTF-8 are left out.
+    public func strings(of field: Field) -> [String] {
+        values(of: field).compactMap(\.string)
+    }
+
+    /// The photo's bytes (`jpegPhoto`), when the entry has one and it was asked for.
+    public var photo: [UInt8]? {
+        entry["jpegPhoto"].first?.bytes
+    }
+
+    /// The attributes that show who a person is, always requested.
+    public static let nameAttributes = ["objectClass", "givenName", "sn", "cn", "displayName", "uid"]
+
+    /// The attributes to request to see `fields` of a person, and no others.
+    public static func attributes(for fields: [Field]) -> [String] {
+        var attributes = nameAttributes
+        for field in fields where !attributes.contains(where: { $0.equalsIgnoringCase(field.attribute) }) {
+            attributes.append(field.attribute)
+        }
+        return attributes
+    }
+}
