@@ -122,7 +122,7 @@ public final class AddressBook: Sendable {
     /// Applies value-level additions so that values someone else added in
     /// the meantime are never an error: with the permissive-modify control
     /// when the server has it, otherwise one change at a time.
-    private func apply(_ additions: [LDAPModification], to dn: DistinguishedName, reading fields: [Field]) async throws
+    func apply(_ additions: [LDAPModification], to dn: DistinguishedName, reading fields: [Field]) async throws
         -> Person
     {
         let facts = try await serverFacts()

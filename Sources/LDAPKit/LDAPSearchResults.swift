@@ -48,7 +48,7 @@ public struct LDAPSearchResults: AsyncSequence, Sendable {
     }
 
     /// The iterator of a search.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
         let lifetime: SearchLifetime
 
         /// The next entry, or `nil` when the search is complete.

@@ -1,0 +1,62 @@
+import Foundation
+import LDAPKit
+
+/// A person's name as someone typed it: white-space separated tokens, each
+/// a prefix of a first or last name. `Lovelace, Ada` is read as last name,
+/// then first names.
+public struct NameQuery: Sendable, Hashable, CustomStringConvertible {
+    /// The text as given.
+    public let text: String
+    /// The tokens, first names before the last name when the text said `Last, First`.
+    public let tokens: [String]
+    /// Whether the text was written `Last, First`.
+    public let isSurnameFirst: Bool
+
+    /// The longest query accepted, in characters.
+    public static let maximumLength = 256
+
+    /// Reads a name.
+    ///
+    /// - Throws: ``AddressBookError`` (`invalidName`) when the text is empty,
+    ///   all white space, too long, or contains control characters.
+    public init(_ text: String) throws(AddressBookError) {
+        self.text = text
+        guard text.count <= Self.maximumLength else {
+            throw AddressBookError(.invalidName, "a name may have at most \(Self.maximumLength) characters")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) else {
+            throw AddressBookError(.invalidName, "a name must not contain control characters")
+        }
+        let words: (String) -> [String] = { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+        if let comma = text.firstIndex(of: ","), !text[text.index(after: comma)...].allSatisfy(\.isWhitespace) {
+            let last = words(String(text[..<comma]))
+            let first = words(String(text[text.index(after: comma)...]).replacingOccurrences(of: ",", with: " "))
+            tokens = first + last
+            isSurnameFirst = !last.isEmpty
+        } else {
+            tokens = words(text.replacingOccurrences(of: ",", with: " "))
+            isSurnameFirst = false
+        }
+        guard !tokens.isEmpty else {
+            throw AddressBookError(.invalidName, "a name must not be empty")
+        }
+    }
+
+    /// The server-side filter for people whose first or last name starts
+    /// with any token: `(|(givenName=t*)(sn=t*)...)`, every token escaped.
+    public var filter: LDAPFilter {
+        .or(tokens.flatMap { token in
+            [LDAPFilter.prefix("givenName", LDAPValue(token)), .prefix("sn", LDAPValue(token))]
+        })
+    }
+
+    /// The names a new entry would get: the last token is the surname, the
+    /// others the given name (`Lovelace, Ada` gives the same).
+    public var guessedNames: (given: String?, surname: String) {
+        guard tokens.count > 1 else { return (nil, tokens[0]) }
+        return (tokens.dropLast().joined(separator: " "), tokens[tokens.count - 1])
+    }
+
+    /// The text as given.
+    public var description: String { text }
+}

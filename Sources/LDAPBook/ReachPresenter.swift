@@ -1,0 +1,160 @@
+import LDAPKit
+
+/// The steps of reaching someone that need a person's decision. The flow
+/// (``AddressBook/reach(field:name:presenter:pageSize:action:)``) is the same
+/// for every front end; a presenter draws it: a terminal, a test script, a GUI.
+///
+/// Returning `nil` (or ``ReachMenu/Choice/cancel``), or throwing
+/// `CancellationError`, cancels the flow: nothing is written and the action
+/// does not run.
+public protocol ReachPresenter: Sendable {
+    /// Step 1: asks whether to act on `person`'s `value`.
+    func confirm(person: Person, value: LDAPValue, field: Field) async throws -> Bool
+    /// Steps 2–4: asks which value or person is meant.
+    func choose(from menu: ReachMenu) async throws -> ReachMenu.Choice
+    /// Step 5: asks for what `request.person` lacks: the field value and/or the name.
+    func edit(_ request: EditRequest) async throws -> EditAnswer?
+    /// Step 6: asks for a new person's names and field value.
+    func create(_ request: CreateRequest) async throws -> CreateAnswer?
+}
+
+/// A list to choose from: the field-and-name values, or the people of case 2,
+/// with "add new entry" always offered.
+public struct ReachMenu: Sendable {
+    /// What the items are.
+    public enum Kind: Sendable, Hashable {
+        /// Steps 2 and 3: every (person, value) pair of the field-and-name
+        /// tier, then the name-only people.
+        case values
+        /// Step 4: the name-only people, then the field-only people.
+        case people
+    }
+
+    /// One line of the list.
+    public enum Item: Sendable {
+        /// A value of a person who has the field: choosing it reaches the person.
+        case value(Candidate, LDAPValue)
+        /// A person: choosing them leads to filling in what they lack.
+        case person(Candidate)
+
+        /// The candidate the item shows.
+        public var candidate: Candidate {
+            switch self {
+            case .value(let candidate, _), .person(let candidate): candidate
+            }
+        }
+    }
+
+    /// What the user chose.
+    public enum Choice: Sendable, Hashable {
+        /// The item at this index of ``items``.
+        case item(Int)
+        /// Add a new entry (step 6).
+        case addNewEntry
+        /// Load more field-only people (only when ``moreAvailable``).
+        case showMore
+        /// Stop: nothing is written.
+        case cancel
+    }
+
+    /// What the items are.
+    public let kind: Kind
+    /// The field being reached.
+    public let field: Field
+    /// The name searched for.
+    public let query: NameQuery
+    /// The items, in rank order.
+    public let items: [Item]
+    /// Whether more field-only people can be loaded with ``Choice/showMore``.
+    public let moreAvailable: Bool
+}
+
+/// What step 5 asks for.
+public struct EditRequest: Sendable {
+    /// The person whose entry lacks something.
+    public let person: Person
+    /// The field being reached.
+    public let field: Field
+    /// Whether the field value is missing (a name-only person).
+    public let needsValue: Bool
+    /// Whether the name is missing (a field-only person: their names do not match the query).
+    public let needsName: Bool
+    /// The names the query suggests.
+    public let suggestedGivenName: String?
+    /// The surname the query suggests.
+    public let suggestedSurname: String
+
+    /// Why `value` cannot be the field's value, or `nil` when it can.
+    public func problem(with value: LDAPValue) -> String? {
+        do {
+            try field.validate([value])
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+}
+
+/// What was filled in at step 5.
+public struct EditAnswer: Sendable {
+    /// The field value, when it was missing.
+    public var value: LDAPValue?
+    /// A first name to add, when the name was missing.
+    public var givenName: String?
+    /// A last name to add, when the name was missing.
+    public var surname: String?
+
+    /// Creates an answer.
+    public init(value: LDAPValue? = nil, givenName: String? = nil, surname: String? = nil) {
+        self.value = value
+        self.givenName = givenName
+        self.surname = surname
+    }
+}
+
+/// What step 6 asks for.
+public struct CreateRequest: Sendable {
+    /// The field being reached.
+    public let field: Field
+    /// The first name guessed from the query.
+    public let suggestedGivenName: String?
+    /// The surname guessed from the query.
+    public let suggestedSurname: String
+
+    /// Why `value` cannot be the field's value, or `nil` when it can.
+    public func problem(with value: LDAPValue) -> String? {
+        do {
+            try field.validate([value])
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+}
+
+/// A new person described at step 6.
+public struct CreateAnswer: Sendable {
+    /// The first name, if any.
+    public var givenName: String?
+    /// The surname (required).
+    public var surname: String
+    /// The field value.
+    public var value: LDAPValue
+
+    /// Creates an answer.
+    public init(givenName: String?, surname: String, value: LDAPValue) {
+        self.givenName = givenName
+        self.surname = surname
+        self.value = value
+    }
+}
+
+/// How reaching someone ended.
+public enum ReachOutcome: Sendable {
+    /// The action ran on this person's value.
+    case reached(Person, LDAPValue)
+    /// The user said no at the confirmation; the action did not run.
+    case declined
+    /// The user cancelled; nothing was written and the action did not run.
+    case cancelled
+}
