@@ -1,0 +1,106 @@
+import Foundation
+import LDAPBook
+import LDAPKit
+import SlapdKit
+import Testing
+
+@Suite("Ranking against a real directory")
+struct RankingOnServerTests {
+    private func book(_ people: [(String?, String, [String])]) async throws -> AddressBook {
+        let server = try await BookDirectory.shared()
+        let connection = try await BookDirectory.connection(server)
+        let base = try DistinguishedName(parsing: BookDirectory.suffix).child("ou", LDAPValue("rank-\(UUID().uuidString.prefix(8))"))
+        try await connection.add(LDAPEntry(dn: base, ["objectClass": ["organizationalUnit"], "ou": [base.rdn!.attributes[0].value.string!]]))
+        let book = AddressBook(connection: connection, configuration: .init(peopleBase: base))
+        let email = try await book.field(named: "email")
+        for (given, surname, mails) in people {
+            try await book.add(NewPerson(givenName: given, surname: surname, values: mails.isEmpty ? [] : [(email, mails.map { LDAPValue($0) })]))
+        }
+        return book
+    }
+
+    @Test("tiers and order: both before one, exact before prefix, then surname, given name")
+    func tiersAndOrder() async throws {
+        let book = try await book([
+            ("Ada", "Lovelace", ["ada@example.com"]), ("Adam", "Lovell", ["adam@example.com"]),
+            ("Ada", "King", ["king@example.com"]), ("Bob", "Lovelace", []), ("Zed", "Zulu", ["ada.fan@example.com"]),
+            ("Carol", "Danvers", ["carol@example.com"]),
+        ])
+        let field = try await book.field(named: "email")
+        let ranking = try await book.rank(field: field, name: try NameQuery("ada love"), base: try book.peopleBase())
+        #expect(ranking.fieldAndName.map { $0.person.commonNames[0] } == ["Ada Lovelace", "Adam Lovell", "Ada King"])
+        #expect(ranking.fieldAndName.map(\.score.match) == [.both, .both, .given])
+        #expect(ranking.nameOnly.map { $0.person.commonNames[0] } == ["Bob Lovelace"])
+        let cursor = try #require(ranking.fieldOnly)
+        let fieldOnly = try await cursor.next(10)
+        // A value starting with a query token comes first.
+        #expect(fieldOnly.map { $0.person.commonNames[0] } == ["Zed Zulu", "Carol Danvers"])
+        #expect(await cursor.isExhausted)
+        #expect(ranking.fieldAndName[0].explanation == "tier field-and-name, first and last name match, 1 exact, 1 value")
+    }
+
+    @Test("Unicode and hostile names are found as typed", arguments: [
+        ("Zoë", "Ångström", "zoë"), ("Hans", "Ørsted", "ørs"), ("Conan", "O'Brien", "o'brien"),
+        ("Star*", "(Paren)", "star*"), ("Back\\slash", "Name", "back\\"), ("Ann", "(Paren)", "(par"),
+    ])
+    func unusualNames(_ given: String, _ surname: String, _ query: String) async throws {
+        let book = try await book([(given, surname, ["someone@example.com"]), ("Other", "Person", ["other@example.com"])])
+        let field = try await book.field(named: "email")
+        let ranking = try await book.rank(field: field, name: try NameQuery(query), base: try book.peopleBase())
+        #expect(ranking.fieldAndName.map { $0.person.surnames } == [[surname]])
+    }
+
+    @Test("without a field, only name matches are listed")
+    func nameOnlyRanking() async throws {
+        let book = try await book([("Ada", "Lovelace", []), ("Alan", "Turing", ["alan@example.com"])])
+        let ranking = try await book.rank(field: nil, name: try NameQuery("a"), base: try book.peopleBase())
+        #expect(ranking.fieldAndName.isEmpty)
+        #expect(ranking.nameOnly.count == 2)
+        #expect(ranking.nameOnly.allSatisfy { $0.tier == nil })
+        #expect(ranking.fieldOnly == nil)
+    }
+}
+
+@Suite("A field-only tier of 50,000 people")
+struct LargeFieldOnlyTierTests {
+    @Test("returns its first page without reading the rest")
+    func firstPageOnly() async throws {
+        // Anonymous searches may return at most 1,000 entries in all, even
+        // paged: reading the whole tier would fail, so a first page that
+        // arrives proves the rest was not read.
+        var configuration = SlapdConfiguration(suffix: BookDirectory.suffix)
+        configuration.databaseLimits = ["* size.soft=1000 size.hard=1000 size.prtotal=1000"]
+        let server = try Slapd(configuration: configuration)
+        var ldif = "dn: ou=people,\(BookDirectory.suffix)\nobjectClass: organizationalUnit\nou: people\n\n"
+        ldif.reserveCapacity(50_000 * 160)
+        for index in 0..<50_000 {
+            ldif += "dn: uid=p\(index),ou=people,\(BookDirectory.suffix)\nobjectClass: inetOrgPerson\nuid: p\(index)\n"
+                + "cn: Person \(index)\ngivenName: Person\nsn: Number\(index)\nmail: p\(index)@example.com\n\n"
+        }
+        try server.bulkLoad(ldif: ldif)
+        try await server.start()
+        let connection = LDAPConnection(configuration: .init(
+            servers: [server.ldapURI], base: try DistinguishedName(parsing: BookDirectory.suffix),
+            operationTimeout: .seconds(30), pageSize: 100, systemDefaults: .ignored))
+        let book = AddressBook(connection: connection)
+
+        let presenter = ScriptedPresenter([.choose(.showMore), .choose(.cancel)])
+        let outcome = try await book.reach(field: "email", name: "Ada", presenter: presenter, pageSize: 50) { _, _ in }
+        guard case .cancelled = outcome else { Issue.record("expected cancel, got \(outcome)"); return }
+        guard case .menu(let first) = presenter.shown[0], case .menu(let second) = presenter.shown[1] else {
+            Issue.record("expected two menus"); return
+        }
+        #expect(first.kind == .people)
+        #expect(first.items.count == 50)
+        #expect(first.moreAvailable)
+        #expect(second.items.count == 100)
+        #expect(first.items.allSatisfy { $0.candidate.tier == .fieldOnly })
+
+        // The limit is real: reading everything does fail.
+        let error = await #expect(throws: LDAPError.self) {
+            _ = try await connection.search(filter: .present("mail"), attributes: ["1.1"]).collect()
+        }
+        #expect(error?.code == .sizeLimitExceeded || error?.code == .adminLimitExceeded)
+        await server.stop()
+    }
+}
