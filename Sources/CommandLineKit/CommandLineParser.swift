@@ -1,0 +1,109 @@
+/// Parses a command line of the form `PROG [GLOBAL OPTIONS] COMMAND [OPTIONS] ARGS...` against
+/// declared options, commands and positional arguments.
+///
+/// Parsing has two stages, as in swift-argument-parser: the arguments are split into tokens by
+/// their shape alone (`--name`, `--name=value`, `-abc`, `--`, values), then the tokens are bound
+/// to the options and positional arguments of the command. Global options are accepted before
+/// and after the command name; options and positional arguments may be mixed; after `--`
+/// every argument is positional.
+///
+/// ```swift
+/// let parser = CommandLineParser(programName: "ldapbook", globalOptions: connection, commands: [find, reach])
+/// let parsed = try parser.parse(Array(CommandLine.arguments.dropFirst()))
+/// if let help = parsed.helpRequested {
+///     print(parser.help(for: help))   // exit status 0
+/// }
+/// ```
+///
+/// The names `-h`, `--help` and the command `help` ask for help. The options `-w` and
+/// `--password` are refused with a message saying that passwords are read with `-W` (prompt)
+/// or `-y FILE`, never from the command line; the message does not repeat the argument after them.
+public struct CommandLineParser: Sendable {
+    /// The program's name in usage lines and help pages.
+    public let programName: String
+    /// One sentence saying what the program does, for the top-level help page.
+    public let abstract: String
+    /// Options every command accepts, before or after the command name.
+    public let globalOptions: [OptionSpec]
+    /// The commands, in the order the help page lists them.
+    public let commands: [CommandSpec]
+
+    /// The global options alone, for the arguments before the command name.
+    let globalTable: OptionTable
+    /// The global options with each command's own, by command name.
+    let commandTables: [String: OptionTable]
+
+    /// A parser for the given program, global options and commands.
+    ///
+    /// The declarations are checked once, here; a mistake in them (a name declared twice, an
+    /// option named `-h` or `-w`, a command named `help`, two repeating positional arguments in
+    /// one command) stops the program, since no command line could be parsed correctly.
+    ///
+    /// - Parameters:
+    ///   - programName: The name in usage lines and help pages.
+    ///   - abstract: One sentence for the top-level help page.
+    ///   - globalOptions: Options accepted before and after the command name.
+    ///   - commands: The commands, in the order the help page lists them.
+    public init(programName: String, abstract: String = "", globalOptions: [OptionSpec] = [], commands: [CommandSpec]) {
+        self.programName = programName
+        self.abstract = abstract
+        self.globalOptions = globalOptions
+        self.commands = commands
+        globalOptions.forEach(Self.validate)
+        globalTable = OptionTable(globalOptions)
+        var commandTables: [String: OptionTable] = [:]
+        for command in commands {
+            Self.validate(command)
+            precondition(commandTables[command.name] == nil, "the command '\(command.name)' is declared twice")
+            commandTables[command.name] = OptionTable(globalOptions + command.options)
+        }
+        self.commandTables = commandTables
+    }
+
+    /// Parses the arguments that follow the program name.
+    ///
+    /// - Parameter arguments: The arguments without the program name, such as
+    ///   `CommandLine.arguments.dropFirst()`.
+    /// - Returns: The command with its options and positional arguments, or the help page asked
+    ///   for. A request for help wins over every usage error except a refused password option.
+    /// - Throws: A ``UsageError`` quoting the first argument that cannot be used.
+    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
+        var binder = Binder(parser: self, tokens: Token.tokenize(arguments))
+        return try binder.bind()
+    }
+
+    /// The command with the given name, if there is one.
+    func command(named name: String) -> CommandSpec? {
+        commands.first { $0.name == name }
+    }
+
+    /// The options in effect once the given command is known (only the global ones before).
+    func optionTable(for command: CommandSpec?) -> OptionTable {
+        command.flatMap { commandTables[$0.name] } ?? globalTable
+    }
+
+    /// Checks one command's declaration.
+    private static func validate(_ command: CommandSpec) {
+        precondition(!command.name.isEmpty && !command.name.hasPrefix("-"), "the command name '\(command.name)' is empty or starts with '-'")
+        precondition(command.name != Reserved.helpCommandName, "the command name 'help' is reserved for help")
+        command.options.forEach(validate)
+        var names: Set<String> = []
+        for positional in command.positionals {
+            precondition(!positional.name.isEmpty && !positional.name.hasPrefix("-"), "the positional argument '\(positional.name)' of '\(command.name)' is unnamed or starts with '-'")
+            precondition(names.insert(positional.name).inserted, "the positional argument '\(positional.name)' of '\(command.name)' is declared twice")
+        }
+        precondition(command.positionals.count(where: \.isRepeating) <= 1, "'\(command.name)' has more than one repeating positional argument")
+    }
+
+    /// Checks one option's declaration.
+    private static func validate(_ option: OptionSpec) {
+        precondition(!option.names.isEmpty, "an option has no name")
+        for name in option.names {
+            let isShort = name.count == 2 && name.hasPrefix("-") && name != "--"
+            let isLong = name.count > 2 && name.hasPrefix("--") && !name.dropFirst(2).contains("=") && !name.dropFirst(2).hasPrefix("-")
+            precondition(isShort || isLong, "the option name '\(name)' is neither '-' and one character nor '--' and a word")
+            precondition(!Reserved.helpOptionNames.contains(name), "the option name '\(name)' is reserved for help")
+            precondition(!Reserved.passwordOptionNames.contains(name), "the option name '\(name)' would put a password on the command line")
+        }
+    }
+}
