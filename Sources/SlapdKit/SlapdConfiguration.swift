@@ -145,7 +145,7 @@ public struct SlapdConfiguration: Sendable {
     public var logLevel: String = "none"
 
     /// How long ``Slapd/start()`` waits for slapd to answer before giving up.
-    public var startTimeout: Duration = .seconds(10)
+    public var startTimeout: Duration = .seconds(30)
 
     /// How long ``Slapd/stop()`` waits after SIGTERM before it sends SIGKILL.
     public var stopTimeout: Duration = .seconds(5)
