@@ -1,0 +1,40 @@
+/// Asks the person at the terminal: the questions ldapbook's flow needs to resolve a person and
+/// a value.
+///
+/// Every implementation draws on the terminal or on standard error, never on standard output,
+/// which carries ldapbook's result. Text from the directory may be passed as it is: control
+/// characters are shown as visible escapes.
+public protocol Prompter: Sendable {
+    /// Lets the person choose one of `items`, or the extra action.
+    ///
+    /// - Parameters:
+    ///   - title: What is being chosen, such as "Which Ada?".
+    ///   - items: The choices, in the order shown and numbered (from 1).
+    ///   - extraAction: The label of an action offered after the items, such as "add new entry";
+    ///     `nil` for none.
+    ///   - moreAvailable: Whether more results exist than `items` holds; a hint says so.
+    /// - Returns: The choice; `.cancelled` when the person declines or there is nothing to choose.
+    /// - Throws: `CancellationError` when the task is cancelled, `PromptError.terminalFailure`
+    ///   when the terminal fails.
+    func pick(title: String, items: [PickerItem], extraAction: String?,
+              moreAvailable: Bool) async throws -> PickerChoice
+
+    /// Asks a yes-or-no question.
+    ///
+    /// - Returns: `true` for yes, `false` for no.
+    /// - Throws: `PromptError.cancelled` when the person cancels instead of answering (or the
+    ///   input ends), `CancellationError` when the task is cancelled,
+    ///   `PromptError.terminalFailure` when the terminal fails.
+    func confirm(_ question: String, defaultAnswer: Bool) async throws -> Bool
+
+    /// Lets the person edit the values of `fields`.
+    ///
+    /// - Returns: The values, one per field in order, all accepted by their fields' checks;
+    ///   `nil` when the person cancels.
+    /// - Throws: `CancellationError` when the task is cancelled, `PromptError.terminalFailure`
+    ///   when the terminal fails.
+    func form(title: String, fields: [FormField]) async throws -> [String]?
+
+    /// Shows a one-line notice.
+    func message(_ text: String) async
+}
