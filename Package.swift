@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "LDAPKit", targets: ["LDAPKit"]),
         .library(name: "SlapdKit", targets: ["SlapdKit"]),
         .library(name: "LDAPBook", targets: ["LDAPBook"]),
+        .executable(name: "ldapbook", targets: ["ldapbook"]),
     ],
     targets: [
         // libldap and liblber from the system (Debian: libldap-dev), plus a shim header.
@@ -21,12 +22,22 @@ let package = Package(
         .target(name: "LDAPBook", dependencies: ["LDAPKit"]),
         // Generates cn=config and runs a private slapd (tests, benchmarks, the local directory).
         .target(name: "SlapdKit"),
+        // Command-line parsing: argv to tokens, tokens to a command's options; help text.
+        .target(name: "CommandLineKit"),
+        // Terminal interaction on termios: picker, confirm, form; line prompts without a TTY.
+        .target(name: "TerminalUI"),
+        // The ldapbook command: one file per subcommand, the work is in the libraries.
+        .executableTarget(name: "ldapbook", dependencies: ["LDAPBook", "LDAPKit", "CommandLineKit", "TerminalUI"]),
 
         .testTarget(name: "LDAPKitTests", dependencies: ["LDAPKit", "CLDAP"]),
         .testTarget(name: "LDAPKitIntegrationTests", dependencies: ["LDAPKit", "SlapdKit", "CLDAP"]),
         .testTarget(name: "SlapdKitTests", dependencies: ["SlapdKit"]),
         .testTarget(name: "LDAPBookTests", dependencies: ["LDAPBook", "LDAPKit"]),
         .testTarget(name: "LDAPBookIntegrationTests", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        // Runs the built ldapbook binary against private slapd servers.
+        .testTarget(name: "LDAPBookCLITests", dependencies: ["LDAPKit", "SlapdKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

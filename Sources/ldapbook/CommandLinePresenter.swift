@@ -1,0 +1,153 @@
+import LDAPBook
+import LDAPKit
+import Synchronization
+import TerminalUI
+
+/// Answers given on the command line, so every step can run without asking.
+struct ReachAnswers: Sendable {
+    /// `--yes`: confirm.
+    var yes = false
+    /// `--pick N`: the Nth item (1-based, as listed) of the first list.
+    var pick: Int?
+    /// `--new`: choose "add new entry" in the first list.
+    var new = false
+    /// `--value V`: the missing field value.
+    var value: String?
+    /// `--given G`: the first name for a new or edited record.
+    var givenName: String?
+    /// `--surname S`: the last name for a new or edited record.
+    var surname: String?
+    /// `--no-input`: never ask; a step without an answer ends with exit 3.
+    var noInput = false
+}
+
+/// Draws the reach flow on the terminal (never on stdout), or answers it from
+/// the command line. A step whose answer is on the command line asks nothing.
+final class CommandLinePresenter: ReachPresenter {
+    private let answers: ReachAnswers
+    private let prompter: (any Prompter)?
+    /// `--pick` and `--new` answer the first list only.
+    private let listAnswered = Mutex(false)
+
+    /// - Parameter prompter: where to ask; `nil` under `--no-input`.
+    init(answers: ReachAnswers, prompter: (any Prompter)?) {
+        self.answers = answers
+        self.prompter = prompter
+    }
+
+    private func askOrFail(_ what: String, _ choices: String = "") throws -> any Prompter {
+        guard let prompter else {
+            throw CommandFailure(.inputNeeded, "input needed: \(what)" + (choices.isEmpty ? "" : "\n" + choices))
+        }
+        return prompter
+    }
+
+    static func shown(_ value: LDAPValue, _ field: Field) -> String {
+        field.kind.isBinary ? "<\(value.count) bytes>" : value.lossyString
+    }
+
+    func confirm(person: Person, value: LDAPValue, field: Field) async throws -> Bool {
+        if answers.yes { return true }
+        let question = "Use \(field.name) \(Self.shown(value, field)) of \(person.displayName)?"
+        let prompter = try askOrFail("\(question) (answer with --yes)")
+        do {
+            return try await prompter.confirm(question, defaultAnswer: false)
+        } catch PromptError.cancelled {
+            // Esc or end of input at a confirmation stops the flow like any cancel.
+            throw CancellationError()
+        }
+    }
+
+    /// The lines of a menu as shown (and numbered for `--pick`).
+    static func items(of menu: ReachMenu) -> [PickerItem] {
+        menu.items.map { item in
+            let person = item.candidate.person
+            switch item {
+            case .value(_, let value):
+                return PickerItem(title: person.displayName, detail: shown(value, menu.field))
+            case .person(let candidate):
+                let values = candidate.values.prefix(3).map { shown($0, menu.field) }.joined(separator: ", ")
+                let detail = values.isEmpty ? "no \(menu.field.name)" : values
+                return PickerItem(title: person.displayName, detail: "\(detail)  (\(candidate.tier?.rawValue ?? "name"))")
+            }
+        }
+    }
+
+    func choose(from menu: ReachMenu) async throws -> ReachMenu.Choice {
+        let firstList = listAnswered.withLock { answered in
+            defer { answered = true }
+            return !answered
+        }
+        if firstList && answers.new { return .addNewEntry }
+        if firstList, let pick = answers.pick {
+            guard menu.items.indices.contains(pick - 1) else {
+                throw CommandFailure(.usage, "--pick \(pick): the list has \(menu.items.count) entr\(menu.items.count == 1 ? "y" : "ies")")
+            }
+            return .item(pick - 1)
+        }
+        let items = Self.items(of: menu)
+        let title = menu.kind == .values
+            ? "Which \(menu.field.name) for \"\(menu.query)\"?"
+            : "Who is \"\(menu.query)\"? (choose to fill in what is missing)"
+        let listing = items.enumerated().map { "  \($0.offset + 1)) \($0.element.title) — \($0.element.detail ?? "")" }
+            .joined(separator: "\n") + "\n  (--pick N, or --new to add a new entry)"
+        let prompter = try askOrFail(title, listing)
+        switch try await prompter.pick(title: title, items: items, extraAction: "add new entry",
+                                       moreAvailable: menu.moreAvailable) {
+        case .item(let index): return .item(index)
+        case .extra: return .addNewEntry
+        case .cancelled: return .cancel
+        }
+    }
+
+    func edit(_ request: EditRequest) async throws -> EditAnswer? {
+        var answer = EditAnswer()
+        if request.needsName {
+            answer.givenName = answers.givenName ?? request.suggestedGivenName
+            answer.surname = answers.surname ?? request.suggestedSurname
+        }
+        if request.needsValue, let value = answers.value {
+            answer.value = LDAPValue(value)
+        }
+        let valueMissing = request.needsValue && answer.value == nil
+        let namesUnconfirmed = request.needsName && answers.givenName == nil && answers.surname == nil && !answers.noInput
+        guard valueMissing || namesUnconfirmed else { return answer }
+
+        let person = request.person.displayName
+        let prompter = try askOrFail("\(request.field.name) for \(person) (answer with --value)")
+        var fields: [FormField] = []
+        if request.needsName {
+            fields.append(FormField(label: "First name", value: answer.givenName ?? ""))
+            fields.append(FormField(label: "Last name", value: answer.surname ?? "", validate: { $0.isEmpty ? "required" : nil }))
+        }
+        if request.needsValue {
+            fields.append(FormField(label: request.field.name, value: answer.value?.lossyString ?? "",
+                                    validate: { request.problem(with: LDAPValue($0)) }))
+        }
+        guard let filled = try await prompter.form(title: "Fill in \(person)", fields: fields) else { return nil }
+        var index = 0
+        if request.needsName {
+            answer.givenName = filled[0]
+            answer.surname = filled[1]
+            index = 2
+        }
+        if request.needsValue { answer.value = LDAPValue(filled[index]) }
+        return answer
+    }
+
+    func create(_ request: CreateRequest) async throws -> CreateAnswer? {
+        let given = answers.givenName ?? request.suggestedGivenName
+        let surname = answers.surname ?? request.suggestedSurname
+        if let value = answers.value {
+            return CreateAnswer(givenName: given, surname: surname, value: LDAPValue(value))
+        }
+        let prompter = try askOrFail("a new entry's \(request.field.name) (answer with --value)")
+        let fields = [
+            FormField(label: "First name", value: given ?? ""),
+            FormField(label: "Last name", value: surname, validate: { $0.isEmpty ? "required" : nil }),
+            FormField(label: request.field.name, value: "", validate: { request.problem(with: LDAPValue($0)) }),
+        ]
+        guard let filled = try await prompter.form(title: "New entry", fields: fields) else { return nil }
+        return CreateAnswer(givenName: filled[0].isEmpty ? nil : filled[0], surname: filled[1], value: LDAPValue(filled[2]))
+    }
+}

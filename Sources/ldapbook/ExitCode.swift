@@ -1,0 +1,73 @@
+import CommandLineKit
+import LDAPBook
+import LDAPKit
+import TerminalUI
+
+/// ldapbook's exit codes (sysexits.h where one fits).
+enum ExitCode: Int32 {
+    /// Done.
+    case success = 0
+    /// Nothing was done: cancelled, declined, or not found.
+    case nothingDone = 1
+    /// A step needed an answer and `--no-input` forbade asking.
+    case inputNeeded = 3
+    /// The command line is wrong (`EX_USAGE`).
+    case usage = 64
+    /// A value or name is invalid (`EX_DATAERR`).
+    case invalidValue = 65
+    /// The directory cannot be reached (`EX_UNAVAILABLE`).
+    case unavailable = 69
+    /// Something that should not happen (`EX_SOFTWARE`).
+    case internalError = 70
+    /// The directory refused: insufficient access or wrong credentials (`EX_NOPERM`).
+    case noPermission = 77
+
+    /// The exit code for an error, and the message to print.
+    static func forError(_ error: any Error) -> (ExitCode, String) {
+        switch error {
+        case let error as UsageError:
+            return (.usage, error.description)
+        case let error as CommandFailure:
+            return (error.exitCode, error.message)
+        case let error as PromptError:
+            return error == .cancelled ? (.nothingDone, "cancelled") : (.internalError, error.description)
+        case let error as AddressBookError:
+            switch error.code {
+            case .notFound: return (.nothingDone, error.message)
+            case .schemaMissing: return (.unavailable, error.message)
+            default: return (.invalidValue, error.message)
+            }
+        case let error as LDAPError:
+            if error.isServerDown || error.isTimeout || error.code == .busy {
+                return (.unavailable, error.description)
+            }
+            if error.isInsufficientAccess || error.isInvalidCredentials || error.code == .inappropriateAuthentication
+                || error.code == .strongerAuthRequired || error.code == .confidentialityRequired {
+                return (.noPermission, error.description)
+            }
+            if error.isSchemaViolation || error.code == .attributeOrValueExists {
+                return (.invalidValue, error.description)
+            }
+            if error.code == .noSuchObject {
+                return (.nothingDone, error.description)
+            }
+            if error.code == .paramError || error.code == .filterError {
+                return (.usage, error.description)
+            }
+            return (.internalError, error.description)
+        default:
+            return (.internalError, "\(error)")
+        }
+    }
+}
+
+/// A failure with its own exit code and message, raised by the command line itself.
+struct CommandFailure: Error {
+    let exitCode: ExitCode
+    let message: String
+
+    init(_ exitCode: ExitCode, _ message: String) {
+        self.exitCode = exitCode
+        self.message = message
+    }
+}

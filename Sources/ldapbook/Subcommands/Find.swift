@@ -1,0 +1,127 @@
+import CommandLineKit
+import Foundation
+import LDAPBook
+import LDAPKit
+import TerminalUI
+
+/// `ldapbook find NAME...`: the ranked result, without acting.
+enum Find {
+    static let spec = CommandSpec(
+        "find",
+        abstract: "List the people a name (and field) would reach, best first.",
+        discussion: """
+            Ranks as reach does: with --field, people whose field is set and whose name matches \
+            first, then those whose name matches without the field, then those with the field \
+            whose name does not match (read only as far as --limit needs). Without --field, \
+            name matches only.
+            """,
+        options: [
+            OptionSpec(["--field", "-f"], .value("FIELD"), help: "the field to rank by (email, phone, an attribute, a custom field)"),
+            OptionSpec(["--limit", "-n"], .value("N"), help: "list at most N people (default 20)"),
+            OptionSpec(["--explain"], help: "say why each person ranks where they do"),
+            OptionSpec(["--format"], .value("table|json"), help: "output format (default table)"),
+        ],
+        positionals: [PositionalSpec("NAME", help: "first and/or last name, or \"Last, First\"", isRepeating: true)],
+        examples: [
+            .init(summary: "Who is jo?", commandLine: "ldapbook find jo"),
+            .init(summary: "With email, as JSON", commandLine: "ldapbook find --field email ada --format json"),
+        ])
+
+    static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        let query = try NameQuery(parsed.positionals("NAME").joined(separator: " "))
+        let limit = try parsed.integer("--limit") ?? 20
+        guard limit >= 1 else { throw CommandFailure(.usage, "--limit: N must be at least 1") }
+        let format = parsed.value("--format") ?? "table"
+        guard format == "table" || format == "json" else {
+            throw CommandFailure(.usage, "--format: \"\(format)\" is not a format (table or json)")
+        }
+        let book = try Directory.addressBook(parsed)
+        let field = try await parsed.value("--field").asyncMap { try await book.field(named: $0) }
+        let ranking = try await book.rank(field: field, name: query)
+
+        var matches = Array((ranking.fieldAndName + ranking.nameOnly).prefix(limit))
+        var more = ranking.fieldAndName.count + ranking.nameOnly.count > limit
+        if let cursor = ranking.fieldOnly, matches.count < limit {
+            matches += try await cursor.next(limit - matches.count)
+            more = !(await cursor.isExhausted)
+        } else if ranking.fieldOnly != nil {
+            more = true
+        }
+
+        let output: String
+        if format == "json" {
+            output = try json(query: query, field: field, matches: matches, more: more)
+        } else {
+            output = table(field: field, matches: matches, more: more, explain: parsed.flag("--explain"))
+        }
+        FileHandle.standardOutput.write(Data(output.utf8))
+        return matches.isEmpty ? .nothingDone : .success
+    }
+
+    static func shown(_ value: LDAPValue, _ field: Field?) -> String {
+        if field?.kind.isBinary == true || value.string == nil { return "<\(value.count) bytes>" }
+        return value.lossyString
+    }
+
+    /// An aligned table; directory text is sanitised so it cannot drive the terminal.
+    static func table(field: Field?, matches: [Candidate], more: Bool, explain: Bool) -> String {
+        var rows: [[String]] = [["#", "NAME"] + (field.map { [$0.name.uppercased(), "TIER"] } ?? []) + ["MATCH", "DN"]
+            + (explain ? ["WHY"] : [])]
+        for (index, match) in matches.enumerated() {
+            var row = ["\(index + 1)", match.person.displayName]
+            if field != nil {
+                row.append(match.values.map { shown($0, field) }.joined(separator: ", "))
+                row.append(match.tier?.rawValue ?? "")
+            }
+            row += [match.score.match.rawValue, match.person.dn.string]
+            if explain { row.append(match.explanation) }
+            rows.append(row.map { TerminalText.sanitized($0) })
+        }
+        let widths = rows[0].indices.map { column in rows.map { TerminalText.displayWidth($0[column]) }.max() ?? 0 }
+        var text = rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - TerminalText.displayWidth(cell))
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+        if matches.isEmpty { text = "no match\n" }
+        if more { text += "(more field-only matches; raise --limit)\n" }
+        return text
+    }
+
+    /// The JSON form: `{"field":…,"query":…,"matches":[…],"more":…}`, in rank order.
+    static func json(query: NameQuery, field: Field?, matches: [Candidate], more: Bool) throws -> String {
+        var list: [[String: Any]] = []
+        for match in matches {
+            var item: [String: Any] = [
+                "dn": match.person.dn.string,
+                "nameMatch": match.score.match.rawValue,
+                "givenName": match.person.givenNames,
+                "sn": match.person.surnames,
+                "cn": match.person.commonNames,
+            ]
+            if let field {
+                item["tier"] = match.tier?.rawValue ?? NSNull()
+                item["values"] = match.values.map { value -> String in
+                    field.kind.isBinary || value.string == nil ? Data(value.bytes).base64EncodedString() : value.lossyString
+                }
+            }
+            list.append(item)
+        }
+        let document: [String: Any] = [
+            "field": field.map { ["name": $0.name, "attribute": $0.attribute] as [String: Any] } ?? NSNull(),
+            "query": query.text,
+            "matches": list,
+            "more": more,
+        ]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+extension Optional {
+    /// Maps the wrapped value with an async throwing closure.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -1,0 +1,82 @@
+import CommandLineKit
+import LDAPBook
+import LDAPKit
+import TerminalUI
+
+/// `ldapbook reach FIELD NAME...`: the spec's flow on the command line.
+enum Reach {
+    static let spec = CommandSpec(
+        "reach",
+        abstract: "Find a person's field value, asking only what is needed, and act on it.",
+        discussion: """
+            Finds the people whose first or last name starts with NAME and whose FIELD is set, \
+            and resolves to one value: confirms a single match, lets you pick among several, lets \
+            you fill in a missing value or name (written back to the directory), or creates the \
+            entry. Then it runs the action: by default it prints the value on standard output, so \
+            mutt "$(ldapbook reach email ada)" works; questions go to the terminal, never to \
+            standard output. Every question has a command-line answer (--yes, --pick, --new, \
+            --value, --given, --surname); with --no-input, a question without one ends with exit 3.
+            """,
+        options: [
+            OptionSpec(["--action"], .value("print|open"), help: "print the value (default), or open it with xdg-open (mailto:, tel:, URL)"),
+            OptionSpec(["--yes"], help: "confirm without asking"),
+            OptionSpec(["--pick"], .value("N"), help: "choose the Nth entry of the list, as numbered there"),
+            OptionSpec(["--new"], help: "choose \"add new entry\" in the list"),
+            OptionSpec(["--value"], .value("V"), help: "the missing field value, for an edited or new entry"),
+            OptionSpec(["--given"], .value("G"), help: "the first name for an edited or new entry (default: from NAME)"),
+            OptionSpec(["--surname"], .value("S"), help: "the last name for an edited or new entry (default: from NAME)"),
+            OptionSpec(["--no-input"], help: "never ask; exit 3 when a step has no answer"),
+            OptionSpec(["--exec"], .remainder("CMD [ARGS...]"), help: "run CMD with {} replaced by the value (no shell); must come last"),
+        ],
+        positionals: [
+            PositionalSpec("FIELD", help: "email, phone, any attribute of the directory, or a custom field"),
+            PositionalSpec("NAME", help: "the person's name: first and/or last name, or \"Last, First\"", isRepeating: true),
+        ],
+        examples: [
+            .init(summary: "Write to Ada", commandLine: "mutt \"$(ldapbook reach email ada lovelace)\""),
+            .init(summary: "Call Alan's mobile", commandLine: "ldapbook reach mobile turing --action open"),
+            .init(summary: "Scripted", commandLine: "ldapbook reach email grace --pick 1 --yes --no-input"),
+        ])
+
+    static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        let fieldName = parsed.positionals("FIELD").first ?? ""
+        let name = parsed.positionals("NAME").joined(separator: " ")
+        let action: ReachAction
+        if let command = parsed.remainder("--exec") {
+            guard parsed.value("--action") == nil else {
+                throw CommandFailure(.usage, "--action and --exec cannot be combined")
+            }
+            action = .exec(command)
+        } else {
+            switch parsed.value("--action") ?? "print" {
+            case "print": action = .print
+            case "open": action = .open
+            case let other: throw CommandFailure(.usage, "--action: \"\(other)\" is not an action (print or open)")
+            }
+        }
+        var answers = ReachAnswers()
+        answers.yes = parsed.flag("--yes")
+        answers.new = parsed.flag("--new")
+        answers.noInput = parsed.flag("--no-input")
+        answers.value = parsed.value("--value")
+        answers.givenName = parsed.value("--given")
+        answers.surname = parsed.value("--surname")
+        if let pick = try parsed.integer("--pick") {
+            guard pick >= 1 else { throw CommandFailure(.usage, "--pick: N counts from 1") }
+            answers.pick = pick
+        }
+        if answers.new && answers.pick != nil {
+            throw CommandFailure(.usage, "--pick and --new cannot be combined")
+        }
+
+        let book = try Directory.addressBook(parsed)
+        let presenter = CommandLinePresenter(answers: answers, prompter: answers.noInput ? nil : TerminalUI.makePrompter())
+        let outcome = try await book.reach(field: fieldName, name: name, presenter: presenter) { person, value in
+            try action.run(person: person, value: value, field: try await book.field(named: fieldName))
+        }
+        switch outcome {
+        case .reached: return .success
+        case .declined, .cancelled: return .nothingDone
+        }
+    }
+}

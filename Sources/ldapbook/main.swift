@@ -1,0 +1,36 @@
+import CommandLineKit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// ldapbook's command line: parse, run one subcommand, map the outcome to an exit code.
+/// Each subcommand lives in its own file under `Subcommands/`.
+let parser = CommandLineParser(
+    programName: "ldapbook",
+    abstract: "An address book on your LDAP directory: find people and act on their details.",
+    globalOptions: ConnectionOptions.specs,
+    commands: [Reach.spec, Find.spec])
+
+/// Runs the command line and returns the exit code.
+func run(_ arguments: [String]) async -> ExitCode {
+    do {
+        let parsed = try parser.parse(arguments)
+        if let help = parsed.helpRequested {
+            let width = CommandLineParser.helpWidth(columns: ProcessInfo.processInfo.environment["COLUMNS"])
+            FileHandle.standardOutput.write(Data((parser.help(for: help, width: width) + "\n").utf8))
+            return .success
+        }
+        switch parsed.command?.name {
+        case Reach.spec.name: return try await Reach.run(parsed)
+        case Find.spec.name: return try await Find.run(parsed)
+        default: return .usage
+        }
+    } catch {
+        let (code, message) = ExitCode.forError(error)
+        FileHandle.standardError.write(Data("ldapbook: \(message)\n".utf8))
+        return code
+    }
+}
+
+exit(await run(Array(CommandLine.arguments.dropFirst())).rawValue)

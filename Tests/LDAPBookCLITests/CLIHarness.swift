@@ -1,0 +1,106 @@
+import Foundation
+import LDAPKit
+import SlapdKit
+
+/// Runs the built `ldapbook` binary against private slapd servers.
+enum CLI {
+    static let suffix = "dc=example,dc=com"
+
+    /// The `ldapbook` executable built next to the test bundle.
+    static var executable: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = bundle.deletingLastPathComponent()
+        while !directory.path.hasSuffix(".xctest") && directory.path != "/" && !FileManager.default.fileExists(
+            atPath: directory.appendingPathComponent("ldapbook").path) {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("ldapbook")
+    }
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        let stdoutBytes: [UInt8]
+    }
+
+    /// Runs ldapbook with `arguments`, no terminal, stdin from /dev/null (or `input`).
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["LDAPNOINIT"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        if let input {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            try process.run()
+            pipe.fileHandleForWriting.write(Data(input.utf8))
+            try pipe.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: [UInt8](outData))
+    }
+
+    /// The connection options for `server` as its root DN, password from a 0600 file.
+    static func connectionArguments(_ server: Slapd, base: DistinguishedName) -> [String] {
+        let file = server.directory.appendingPathComponent("cli-password")
+        if !FileManager.default.fileExists(atPath: file.path) {
+            _ = FileManager.default.createFile(atPath: file.path, contents: Data(server.rootPassword.utf8),
+                                               attributes: [.posixPermissions: 0o600])
+        }
+        return ["-H", server.ldapURI, "-D", server.rootDN, "-y", file.path, "-b", base.string]
+    }
+
+    /// The shared server.
+    static func shared() async throws -> Slapd {
+        try await SharedCLIServer.instance.server()
+    }
+
+    /// A fresh container with people in it, and a root connection.
+    static func container(_ server: Slapd, people: [(String, String, [String])]) async throws
+        -> (LDAPConnection, DistinguishedName)
+    {
+        let connection = try await LDAPConnection.connect(configuration: .init(
+            servers: [server.ldapURI], base: try DistinguishedName(parsing: suffix),
+            authentication: .simple(dn: try DistinguishedName(parsing: server.rootDN), password: .init(server.rootPassword)),
+            systemDefaults: .ignored))
+        let base = try DistinguishedName(parsing: suffix).child("ou", LDAPValue("cli-\(UUID().uuidString.prefix(8))"))
+        try await connection.add(LDAPEntry(dn: base, ["objectClass": ["organizationalUnit"], "ou": [base.rdn!.attributes[0].value.string!]]))
+        for (given, surname, mails) in people {
+            var entry = LDAPEntry(dn: base.child("cn", LDAPValue("\(given) \(surname)")), [
+                "objectClass": ["inetOrgPerson"], "cn": ["\(given) \(surname)"], "givenName": [given], "sn": [surname],
+            ])
+            if !mails.isEmpty { entry["mail"] = mails.map { LDAPValue($0) } }
+            try await connection.add(entry)
+        }
+        return (connection, base)
+    }
+}
+
+private actor SharedCLIServer {
+    static let instance = SharedCLIServer()
+    private var started: Task<Slapd, any Error>?
+
+    func server() async throws -> Slapd {
+        if let started { return try await started.value }
+        let task = Task {
+            let server = try Slapd(configuration: SlapdConfiguration(suffix: CLI.suffix))
+            try await server.start()
+            return server
+        }
+        started = task
+        return try await task.value
+    }
+}

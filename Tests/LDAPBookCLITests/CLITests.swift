@@ -1,0 +1,185 @@
+import Foundation
+import LDAPKit
+import SlapdKit
+import Testing
+
+@Suite("The ldapbook command line, non-interactively, against a real directory")
+struct CLITests {
+    @Test("reach prints the one value on stdout after --yes")
+    func reachPrints() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.com"])])
+        let result = try CLI.run(["reach", "email", "ada", "lovelace", "--yes", "--no-input"] + CLI.connectionArguments(server, base: base))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "ada@example.com\n")
+    }
+
+    @Test("connection options work before the command too")
+    func globalOptionsFirst() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.com"])])
+        let result = try CLI.run(CLI.connectionArguments(server, base: base) + ["reach", "email", "ada", "--yes", "--no-input"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "ada@example.com\n")
+    }
+
+    @Test("a confirmation without --yes under --no-input exits 3 and says what it would ask")
+    func confirmationNeeded() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.com"])])
+        let result = try CLI.run(["reach", "email", "ada", "--no-input"] + CLI.connectionArguments(server, base: base))
+        #expect(result.status == 3)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--yes"))
+    }
+
+    @Test("a list under --no-input exits 3 with the numbered choices; --pick N chooses")
+    func pickFromTheList() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [
+            ("Ada", "Lovelace", ["ada@example.com"]), ("Ada", "Byron", ["byron@example.com", "aab@example.com"]),
+        ])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let listed = try CLI.run(["reach", "email", "ada", "--no-input"] + arguments)
+        #expect(listed.status == 3)
+        #expect(listed.stderr.contains("1) Ada Byron — byron@example.com"), "\(listed.stderr)")
+        #expect(listed.stderr.contains("2) Ada Byron — aab@example.com"))
+        #expect(listed.stderr.contains("3) Ada Lovelace — ada@example.com"))
+        let picked = try CLI.run(["reach", "email", "ada", "--pick", "3", "--no-input"] + arguments)
+        #expect(picked.status == 0, "\(picked.stderr)")
+        #expect(picked.stdout == "ada@example.com\n")
+        let outOfRange = try CLI.run(["reach", "email", "ada", "--pick", "9", "--no-input"] + arguments)
+        #expect(outOfRange.status == 64)
+    }
+
+    @Test("--value fills in a missing value (written back); the second call needs only --yes")
+    func fillInAndSecondCall() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [("Alan", "Turing", [])])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let missing = try CLI.run(["reach", "email", "turing", "--no-input"] + arguments)
+        #expect(missing.status == 3)
+        let invalid = try CLI.run(["reach", "email", "turing", "--value", "not an address", "--yes", "--no-input"] + arguments)
+        #expect(invalid.status == 65)
+        #expect(invalid.stderr.contains("email"))
+        let filled = try CLI.run(["reach", "email", "turing", "--value", "alan@example.com", "--yes", "--no-input"] + arguments)
+        #expect(filled.status == 0, "\(filled.stderr)")
+        #expect(filled.stdout == "alan@example.com\n")
+        let stored = try await connection.search(base: base, filter: .equal("sn", "Turing")).collect()
+        #expect(stored.first?.strings("mail") == ["alan@example.com"])
+        let again = try CLI.run(["reach", "email", "turing", "--yes", "--no-input"] + arguments)
+        #expect(again.stdout == "alan@example.com\n")
+    }
+
+    @Test("several people without the field: --pick chooses whom to fill in")
+    func pickAPersonToFillIn() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [("Ada", "Lovelace", []), ("Ada", "Byron", [])])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let listed = try CLI.run(["reach", "email", "ada", "--no-input"] + arguments)
+        #expect(listed.status == 3)
+        #expect(listed.stderr.contains("2) Ada Lovelace — no email  (name-only)"), "\(listed.stderr)")
+        let filled = try CLI.run(["reach", "email", "ada", "--pick", "2", "--value", "ada@example.com", "--yes", "--no-input"] + arguments)
+        #expect(filled.status == 0, "\(filled.stderr)")
+        #expect(filled.stdout == "ada@example.com\n")
+        let stored = try await connection.search(base: base, filter: .equal("mail", "ada@example.com")).collect()
+        #expect(stored.map { $0.strings("sn") } == [["Lovelace"]])
+    }
+
+    @Test("nobody: --value, --given and --surname create the entry")
+    func create() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let created = try CLI.run(["reach", "phone", "grace", "hopper", "--value", "+1 555 0100", "--yes", "--no-input"] + arguments)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout == "+1 555 0100\n")
+        let people = try await connection.search(base: base, filter: .equal("objectClass", "inetOrgPerson")).collect()
+        #expect(people.count == 1)
+        #expect(people.first?.strings("cn") == ["grace hopper"])
+        #expect(people.first?.strings("telephoneNumber") == ["+1 555 0100"])
+
+        let named = try CLI.run(["reach", "email", "zed", "--new", "--given", "Zed", "--surname", "Zulu", "--value", "zed@example.com", "--yes", "--no-input"] + arguments)
+        #expect(named.status == 0, "\(named.stderr)")
+        let zed = try await connection.search(base: base, filter: .equal("mail", "zed@example.com")).collect()
+        #expect(zed.first?.strings("cn") == ["Zed Zulu"])
+    }
+
+    @Test("--exec passes the value as one argument, without a shell")
+    func exec() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [("Ada", "Lovelace", [])])
+        let output = server.directory.appendingPathComponent("exec-\(UUID().uuidString.prefix(6))")
+        let value = "size 38; $(touch /tmp/ldapbook-pwned) `id` {}"
+        let result = try CLI.run(["reach", "shoe-size", "ada", "--value", value, "--yes", "--no-input"]
+            + CLI.connectionArguments(server, base: base)
+            + ["--exec", "/bin/sh", "-c", "printf '%s' \"$1\" > \"$2\"", "sh", "{}", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: output, encoding: .utf8) == value)
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/ldapbook-pwned"))
+    }
+
+    @Test("find lists the ranked result as JSON")
+    func findJSON() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [
+            ("Ada", "Lovelace", ["ada@example.com"]), ("Ada", "Byron", []), ("Zed", "Zulu", ["zed@example.com"]),
+        ])
+        let result = try CLI.run(["find", "ada", "--field", "email", "--format", "json", "--limit", "2"] + CLI.connectionArguments(server, base: base))
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect((document["field"] as? [String: String]) == ["name": "email", "attribute": "mail"])
+        #expect(document["query"] as? String == "ada")
+        #expect(document["more"] as? Bool == true)
+        let matches = try #require(document["matches"] as? [[String: Any]])
+        #expect(matches.map { $0["tier"] as? String } == ["field-and-name", "name-only"])
+        #expect(matches.first?["values"] as? [String] == ["ada@example.com"])
+        #expect(matches.first?["nameMatch"] as? String == "given")
+        #expect(matches.last?["sn"] as? [String] == ["Byron"])
+
+        let names = try CLI.run(["find", "ada", "--format", "json"] + CLI.connectionArguments(server, base: base))
+        let nameDocument = try #require(try JSONSerialization.jsonObject(with: Data(names.stdout.utf8)) as? [String: Any])
+        #expect(nameDocument["field"] is NSNull)
+        #expect((nameDocument["matches"] as? [[String: Any]])?.count == 2)
+    }
+
+    @Test("find's table explains the ranking and never lets directory data drive the terminal")
+    func findTable() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [("Ada\u{1B}[2J", "Lovelace", ["ada@example.com"])])
+        let result = try CLI.run(["find", "ada", "-f", "email", "--explain"] + CLI.connectionArguments(server, base: base))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(result.stdout.contains("tier field-and-name, first name matches"))
+    }
+
+    @Test("exit codes: help 0, usage 64, nothing found 1, unavailable 69, no permission 77")
+    func exitCodes() async throws {
+        let help = try CLI.run(["reach", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("FIELD"))
+        #expect(help.stderr.isEmpty)
+        #expect(try CLI.run(["--help"]).status == 0)
+        #expect(try CLI.run(["frobnicate"]).status == 64)
+        #expect(try CLI.run(["reach", "email"]).status == 64)
+
+        let password = try CLI.run(["reach", "email", "ada", "-w", "hunter2-secret"])
+        #expect(password.status == 64)
+        #expect(!password.stderr.contains("hunter2-secret"))
+
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [])
+        let nothing = try CLI.run(["find", "nobody"] + CLI.connectionArguments(server, base: base))
+        #expect(nothing.status == 1)
+
+        let dead = try Slapd.freeLoopbackPort()
+        let down = try CLI.run(["find", "ada", "-H", "ldap://127.0.0.1:\(dead)", "-b", CLI.suffix])
+        #expect(down.status == 69)
+        #expect(down.stderr.contains("127.0.0.1:\(dead)"))
+
+        // Anonymous users may read but not write this directory.
+        let denied = try CLI.run(["reach", "email", "nobody", "--value", "n@example.com", "--yes", "--no-input",
+                                  "-H", server.ldapURI, "-b", base.string])
+        #expect(denied.status == 77, "\(denied.stderr)")
+    }
+}
