@@ -100,6 +100,17 @@ public struct Field: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Why `value` cannot be a value of this field, or `nil` when it can: for
+    /// checking input as it is typed.
+    public func problem(with value: LDAPValue) -> String? {
+        do {
+            try validate([value])
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
     /// The field's name, and its attribute when that differs.
     public var description: String {
         if let customKey { return "\(customKey) (custom field in \(attribute))" }

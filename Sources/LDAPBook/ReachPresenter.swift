@@ -86,12 +86,7 @@ public struct EditRequest: Sendable {
 
     /// Why `value` cannot be the field's value, or `nil` when it can.
     public func problem(with value: LDAPValue) -> String? {
-        do {
-            try field.validate([value])
-            return nil
-        } catch {
-            return error.message
-        }
+        field.problem(with: value)
     }
 }
 
@@ -123,12 +118,7 @@ public struct CreateRequest: Sendable {
 
     /// Why `value` cannot be the field's value, or `nil` when it can.
     public func problem(with value: LDAPValue) -> String? {
-        do {
-            try field.validate([value])
-            return nil
-        } catch {
-            return error.message
-        }
+        field.problem(with: value)
     }
 }
 
