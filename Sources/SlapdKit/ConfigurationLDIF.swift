@@ -19,8 +19,8 @@ struct ConfigurationLDIF {
     /// The group of the user whose ldapi connections are mapped to the root DN.
     let groupID: UInt32
 
-    /// The root password as written to `olcRootPW`.
-    let rootPasswordHash: String
+    /// The root password as written to `olcRootPW`, or `nil` to write none.
+    let rootPasswordHash: String?
 
     /// The SASL EXTERNAL identity slapd gives to ldapi connections of ``userID``.
     var peerCredentialsDN: String {
@@ -96,15 +96,20 @@ struct ConfigurationLDIF {
         ])
     }
 
-    /// `olcDatabase={-1}frontend`: defaults for every database.
+    /// `olcDatabase={-1}frontend`: defaults for every database, and the access rules of
+    /// the root DSE and the subschema.
     var frontendEntry: String {
-        Self.entry([
+        var lines = [
             "dn: olcDatabase={-1}frontend,cn=config",
             "objectClass: olcDatabaseConfig",
             "objectClass: olcFrontendConfig",
             "olcDatabase: {-1}frontend",
             "olcSizeLimit: \(configuration.sizeLimit)",
-        ])
+        ]
+        for (position, rule) in configuration.frontendAccess.enumerated() {
+            lines.append(LDIFLine.attribute("olcAccess", "{\(position)}\(rule)"))
+        }
+        return Self.entry(lines)
     }
 
     /// `olcDatabase={0}config`: managed by the root DN and the current user over ldapi.
@@ -118,7 +123,8 @@ struct ConfigurationLDIF {
         ])
     }
 
-    /// `olcDatabase={1}mdb`: the suffix, its root DN, storage, indexes and access rules.
+    /// `olcDatabase={1}mdb`: the suffix, its root DN and password, storage, indexes and
+    /// access rules.
     var mainDatabaseEntry: String {
         var lines = [
             "dn: olcDatabase={1}mdb,cn=config",
@@ -127,7 +133,11 @@ struct ConfigurationLDIF {
             "olcDatabase: {1}mdb",
             LDIFLine.attribute("olcSuffix", configuration.suffix),
             LDIFLine.attribute("olcRootDN", configuration.rootDN),
-            LDIFLine.attribute("olcRootPW", rootPasswordHash),
+        ]
+        if let rootPasswordHash {
+            lines.append(LDIFLine.attribute("olcRootPW", rootPasswordHash))
+        }
+        lines += [
             LDIFLine.attribute("olcDbDirectory", layout.databaseDirectory.path),
             "olcDbMaxSize: \(configuration.databaseMaxSize)",
             "olcSizeLimit: \(configuration.sizeLimit)",

@@ -5,6 +5,12 @@ enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     /// The process was ended by this signal.
     case signaled(Int32)
 
+    /// Decodes a status that `waitpid(2)` reported for a process that has ended.
+    init(waitStatus: Int32) {
+        let signal = waitStatus & 0x7F
+        self = signal == 0 ? .exited((waitStatus >> 8) & 0xFF) : .signaled(signal)
+    }
+
     /// Whether the process exited with status 0.
     var isSuccess: Bool { self == .exited(0) }
 

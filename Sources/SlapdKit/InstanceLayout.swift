@@ -8,6 +8,16 @@ struct InstanceLayout: Sendable {
     /// The working directory.
     let directory: URL
 
+    /// The ldapi (Unix domain) socket.
+    let socket: URL
+
+    /// Lays out an instance in `directory`, with its ldapi socket at `socket`, or named
+    /// `ldapi` in `directory` when `socket` is `nil`.
+    init(directory: URL, socket: URL? = nil) {
+        self.directory = directory
+        self.socket = socket ?? directory.appendingPathComponent("ldapi")
+    }
+
     /// The `slapd.d` configuration directory written by `slapadd -n0`.
     var configurationDirectory: URL { directory.appendingPathComponent("slapd.d", isDirectory: true) }
 
@@ -23,11 +33,16 @@ struct InstanceLayout: Sendable {
     /// The file slapd writes its command line to.
     var argumentsFile: URL { directory.appendingPathComponent("slapd.args") }
 
-    /// The ldapi (Unix domain) socket.
-    var socket: URL { directory.appendingPathComponent("ldapi") }
-
     /// The ldapi URI of ``socket``, with the path percent-encoded as RFC 4516 requires.
     var ldapiURI: String { "ldapi://" + Self.percentEncoded(socket.path) }
+
+    /// The value of slapd's `-h` option: the ldapi socket, preceded by
+    /// `ldap://127.0.0.1:<tcpPort>/` when there is a TCP port to listen on.
+    func listenerURLs(tcpPort: Int?) -> String {
+        let ldapi = ldapiURI + "/"
+        guard let tcpPort else { return ldapi }
+        return "ldap://127.0.0.1:\(tcpPort)/ " + ldapi
+    }
 
     /// Tells whether the configuration was already generated (by this or an earlier run).
     var hasConfiguration: Bool {
@@ -40,7 +55,7 @@ struct InstanceLayout: Sendable {
         guard length <= Self.maximumSocketPathLength else {
             throw SlapdError(
                 .invalidConfiguration,
-                "The ldapi socket path \(socket.path) is \(length) bytes long, but Unix domain socket paths are limited to \(Self.maximumSocketPathLength); choose a shorter working directory."
+                "The ldapi socket path \(socket.path) is \(length) bytes long, but Unix domain socket paths are limited to \(Self.maximumSocketPathLength); choose a shorter working directory or socket file."
             )
         }
     }

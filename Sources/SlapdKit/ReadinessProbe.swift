@@ -11,6 +11,24 @@ struct ReadinessProbe: Sendable {
         case silent
     }
 
+    /// How waiting for slapd to answer ended.
+    enum Wait: Equatable {
+        /// slapd answered as the expected DN.
+        case answered
+        /// slapd answered, but as this other identity.
+        case answeredAs(String)
+        /// The process exited before it answered.
+        case exited
+        /// slapd did not answer in time.
+        case timedOut
+    }
+
+    /// How long to wait between two probes.
+    static let interval: Duration = .milliseconds(25)
+
+    /// The longest a single probe may take.
+    static let singleProbeTimeout: Duration = .seconds(1)
+
     /// The ldapwhoami program.
     let ldapwhoami: URL
 
@@ -41,6 +59,32 @@ struct ReadinessProbe: Sendable {
         let answer = client.standardOutput.text.trimmingTrailingWhitespace()
         guard answer.hasPrefix("dn:") else { return .answered(answer) }
         return .answered(String(answer.dropFirst(3)))
+    }
+
+    /// Probes until slapd answers, `hasExited` returns `true`, or `timeout` has passed;
+    /// throws `CancellationError` when the task is cancelled meanwhile.
+    ///
+    /// - Parameter rootDN: the identity slapd should report; another one ends the wait too.
+    func waitUntilAnswering(as rootDN: String, timeout: Duration, hasExited: () -> Bool) async throws -> Wait {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            if hasExited() {
+                return .exited
+            }
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                return .timedOut
+            }
+            switch await probe(timeout: min(remaining, Self.singleProbeTimeout)) {
+            case .answered(let identity) where Self.sameDN(identity, rootDN):
+                return .answered
+            case .answered(let identity):
+                return .answeredAs(identity)
+            case .silent:
+                try await Task.sleep(for: Self.interval)
+            }
+        }
     }
 
     /// Tells whether two DNs are the same, ignoring letter case, escaping, and spaces

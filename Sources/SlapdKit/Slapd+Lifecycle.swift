@@ -9,16 +9,11 @@ import Darwin
 #endif
 
 extension Slapd {
-    /// How long to wait between two readiness probes.
-    private static let probeInterval: Duration = .milliseconds(25)
-
-    /// The longest a single readiness probe may take.
-    private static let probeTimeout: Duration = .seconds(1)
-
     /// Starts slapd and returns once it answers requests over ldapi.
     ///
     /// On first use this generates the configuration and creates the suffix entry. slapd
-    /// runs in the foreground (`slapd -d <logLevel>`) on ``ldapURI`` and ``ldapiURI``;
+    /// runs in the foreground (`slapd -d <logLevel>`) on ``ldapURI`` (unless
+    /// ``SlapdConfiguration/listensOnTCP`` is off) and ``ldapiURI``;
     /// readiness means `ldapwhoami -Y EXTERNAL` over ldapi reports the root DN.
     ///
     /// Throws a ``SlapdError`` carrying slapd's output if it exits during startup or does
@@ -121,7 +116,7 @@ extension Slapd {
 
     /// Launches slapd in the foreground with its output going to ``log``.
     private func launchSlapd() throws(SlapdError) -> ChildProcess {
-        let listeners = "\(ldapURI)/ \(ldapiURI)/"
+        let listeners = layout.listenerURLs(tcpPort: configuration.listensOnTCP ? port : nil)
         let process = ChildProcess(
             executable: configuration.slapdExecutable,
             arguments: ["-d", configuration.logLevel, "-F", layout.configurationDirectory.path, "-h", listeners],
@@ -142,37 +137,31 @@ extension Slapd {
             ldapiURI: ldapiURI,
             environment: clientEnvironment
         )
-        let clock = ContinuousClock()
-        let deadline = clock.now + configuration.startTimeout
-        while true {
-            if process.hasExited {
-                let status = await process.waitForExit()
-                throw SlapdError(
-                    .exitedDuringStartup,
-                    "slapd exited during startup (\(status)): \(process.commandLine)",
-                    output: log.text(since: outputMark, lastBytes: Self.quotedOutputLength)
-                )
-            }
-            let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero else {
-                throw SlapdError(
-                    .startTimedOut,
-                    "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout): \(process.commandLine)",
-                    output: log.text(since: outputMark, lastBytes: Self.quotedOutputLength)
-                )
-            }
-            switch await probe.probe(timeout: min(remaining, Self.probeTimeout)) {
-            case .answered(let identity) where ReadinessProbe.sameDN(identity, rootDN):
-                return
-            case .answered(let identity):
-                throw SlapdError(
-                    .invalidConfiguration,
-                    "slapd answered on \(ldapiURI), but as \"\(identity)\" instead of the root DN \"\(rootDN)\"; the SASL EXTERNAL mapping of uid \(getuid()) does not apply.",
-                    output: log.text(since: outputMark, lastBytes: Self.quotedOutputLength)
-                )
-            case .silent:
-                try await Task.sleep(for: Self.probeInterval)
-            }
+        let wait = try await probe.waitUntilAnswering(as: rootDN, timeout: configuration.startTimeout) {
+            process.hasExited
+        }
+        switch wait {
+        case .answered:
+            return
+        case .exited:
+            let status = await process.waitForExit()
+            throw SlapdError(
+                .exitedDuringStartup,
+                "slapd exited during startup (\(status)): \(process.commandLine)",
+                output: log.text(since: outputMark, lastBytes: Self.quotedOutputLength)
+            )
+        case .timedOut:
+            throw SlapdError(
+                .startTimedOut,
+                "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout): \(process.commandLine)",
+                output: log.text(since: outputMark, lastBytes: Self.quotedOutputLength)
+            )
+        case .answeredAs(let identity):
+            throw SlapdError(
+                .invalidConfiguration,
+                "slapd answered on \(ldapiURI), but as \"\(identity)\" instead of the root DN \"\(rootDN)\"; the SASL EXTERNAL mapping of uid \(getuid()) does not apply.",
+                output: log.text(since: outputMark, lastBytes: Self.quotedOutputLength)
+            )
         }
     }
 }

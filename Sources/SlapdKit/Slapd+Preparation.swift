@@ -15,16 +15,47 @@ extension Slapd {
     /// Generates cn=config with slapadd and creates the suffix entry, unless the working
     /// directory already holds a configuration. Blocks while slapadd runs.
     func prepareIfNeeded() throws(SlapdError) {
+        try Self.prepareIfNeeded(configuration: configuration, layout: layout)
+    }
+
+    /// Runs slapadd with `arguments` and waits for it; throws with its output if it fails.
+    func runSlapadd(_ arguments: [String], describing purpose: String) throws(SlapdError) {
+        try Self.runSlapadd(arguments, configuration: configuration, layout: layout, describing: purpose)
+    }
+
+    /// Generates the cn=config of `configuration` in `layout` with slapadd, then loads the
+    /// suffix entry (when ``SlapdConfiguration/createsSuffixEntry`` is on) followed by
+    /// `initialEntries`; does nothing if `layout` already holds a configuration. Blocks
+    /// while slapadd runs.
+    ///
+    /// If a step fails, the configuration and database directories are removed again.
+    ///
+    /// - Parameters:
+    ///   - userID: the user whose ldapi connections are mapped to the root DN.
+    ///   - groupID: that user's group.
+    ///   - initialEntries: LDIF entries below the suffix entry, loaded with it.
+    static func prepareIfNeeded(
+        configuration: SlapdConfiguration,
+        layout: InstanceLayout,
+        userID: UInt32 = UInt32(getuid()),
+        groupID: UInt32 = UInt32(getgid()),
+        initialEntries: String = ""
+    ) throws(SlapdError) {
         guard !layout.hasConfiguration else { return }
-        try Slapd.locateSlapd(using: configuration)
+        try locateSlapd(using: configuration)
 
         let suffixEntry = configuration.createsSuffixEntry ? try SuffixEntry.ldif(for: configuration.suffix) : nil
+        let entries = [suffixEntry ?? "", initialEntries]
+            .map { $0.trimmingTrailingWhitespace() }
+            .filter { !$0.isEmpty }
+            .map { $0 + "\n" }
+            .joined(separator: "\n")
         let ldif = try ConfigurationLDIF(
             configuration: configuration,
             layout: layout,
-            userID: UInt32(getuid()),
-            groupID: UInt32(getgid()),
-            rootPasswordHash: SaltedSHA1.hash(configuration.rootPassword)
+            userID: userID,
+            groupID: groupID,
+            rootPasswordHash: configuration.rootPassword.isEmpty ? nil : SaltedSHA1.hash(configuration.rootPassword)
         ).render()
 
         do {
@@ -32,13 +63,16 @@ extension Slapd {
             try createDirectory(layout.databaseDirectory)
             try TextFile.write(ldif, to: layout.configurationLDIF)
             try runSlapadd(["-n0", "-F", layout.configurationDirectory.path, "-l", layout.configurationLDIF.path],
+                           configuration: configuration, layout: layout,
                            describing: "load the generated configuration \(layout.configurationLDIF.path)")
-            if let suffixEntry {
-                let suffixFile = layout.directory.appendingPathComponent("suffix.ldif")
-                try TextFile.write(suffixEntry, to: suffixFile)
-                defer { try? FileManager.default.removeItem(at: suffixFile) }
-                try runSlapadd(["-q", "-n1", "-F", layout.configurationDirectory.path, "-l", suffixFile.path],
-                               describing: "create the suffix entry \(configuration.suffix)")
+            if !entries.isEmpty {
+                let entriesFile = layout.directory.appendingPathComponent("suffix.ldif")
+                try TextFile.write(entries, to: entriesFile)
+                defer { try? FileManager.default.removeItem(at: entriesFile) }
+                let purpose = initialEntries.isEmpty ? "create the suffix entry" : "create the first entries of"
+                try runSlapadd(["-q", "-n1", "-F", layout.configurationDirectory.path, "-l", entriesFile.path],
+                               configuration: configuration, layout: layout,
+                               describing: "\(purpose) \(configuration.suffix)")
             }
         } catch {
             try? FileManager.default.removeItem(at: layout.configurationDirectory)
@@ -47,8 +81,14 @@ extension Slapd {
         }
     }
 
-    /// Runs slapadd with `arguments` and waits for it; throws with its output if it fails.
-    func runSlapadd(_ arguments: [String], describing purpose: String) throws(SlapdError) {
+    /// Runs the slapadd of `configuration` with `arguments` in `layout`'s directory and
+    /// waits for it; throws with its output if it fails.
+    static func runSlapadd(
+        _ arguments: [String],
+        configuration: SlapdConfiguration,
+        layout: InstanceLayout,
+        describing purpose: String
+    ) throws(SlapdError) {
         let output = OutputBuffer(limit: 64 * 1024)
         let slapadd = ChildProcess(
             executable: configuration.slapaddExecutable,
@@ -63,13 +103,13 @@ extension Slapd {
             throw SlapdError(
                 .slapaddFailed,
                 "slapadd failed to \(purpose) (\(status)): \(slapadd.commandLine)",
-                output: output.text(since: 0, lastBytes: Self.quotedOutputLength)
+                output: output.text(since: 0, lastBytes: quotedOutputLength)
             )
         }
     }
 
     /// Creates `directory` (mode 0700) and its parents.
-    private func createDirectory(_ directory: URL) throws(SlapdError) {
+    private static func createDirectory(_ directory: URL) throws(SlapdError) {
         do {
             try FileManager.default.createDirectory(
                 at: directory,

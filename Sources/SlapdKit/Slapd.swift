@@ -21,7 +21,8 @@ import Darwin
 /// slapd.cleanup()
 /// ```
 ///
-/// slapd listens on `ldap://127.0.0.1:<port>` and on an ldapi socket in the working
+/// slapd listens on `ldap://127.0.0.1:<port>` (unless
+/// ``SlapdConfiguration/listensOnTCP`` is off) and on an ldapi socket in the working
 /// directory. The configuration is generated, and the suffix entry created, the first
 /// time the server is started or bulk loaded. slapd runs as the current user, and
 /// ldapi connections of that user authenticate with SASL EXTERNAL as the root DN, which
@@ -49,7 +50,8 @@ public final class Slapd: Sendable {
     /// The settings this instance was created with.
     public let configuration: SlapdConfiguration
 
-    /// The TCP port slapd listens on at 127.0.0.1.
+    /// The TCP port slapd listens on at 127.0.0.1, or 0 when
+    /// ``SlapdConfiguration/listensOnTCP`` is off.
     public let port: Int
 
     /// The working directory holding the configuration, database and ldapi socket.
@@ -68,10 +70,14 @@ public final class Slapd: Sendable {
     public init(configuration: SlapdConfiguration = SlapdConfiguration()) throws {
         self.configuration = configuration
         let workingDirectory = try WorkingDirectory(requested: configuration.workingDirectory)
-        let layout = InstanceLayout(directory: workingDirectory.url)
+        let layout = InstanceLayout(directory: workingDirectory.url, socket: configuration.socketFile)
         do {
             try layout.validateSocketPath()
-            port = try configuration.port ?? LoopbackPort.free()
+            if configuration.listensOnTCP {
+                port = try configuration.port ?? LoopbackPort.free()
+            } else {
+                port = 0
+            }
         } catch {
             workingDirectory.removeIfTemporary()
             throw error
@@ -96,7 +102,8 @@ public final class Slapd: Sendable {
         workingDirectory.removeIfTemporary()
     }
 
-    /// The LDAP URL of the TCP listener, `ldap://127.0.0.1:<port>`.
+    /// The LDAP URL of the TCP listener, `ldap://127.0.0.1:<port>`; nothing answers there
+    /// when ``SlapdConfiguration/listensOnTCP`` is off.
     public var ldapURI: String { "ldap://127.0.0.1:\(port)" }
 
     /// The LDAP URL of the Unix domain socket, e.g. `ldapi://%2Ftmp%2Fslapd-Ab12Cd%2Fldapi`.

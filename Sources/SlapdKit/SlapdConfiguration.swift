@@ -20,6 +20,9 @@ public struct SlapdConfiguration: Sendable {
     }
 
     /// The root DN's password for simple binds; written to cn=config as an `{SSHA}` hash.
+    ///
+    /// An empty password writes no `olcRootPW` at all: the root DN can then authenticate
+    /// only as the current user over ldapi, with SASL EXTERNAL.
     public var rootPassword: String = "secret"
 
     /// Where the configuration, database, pid file and ldapi socket live.
@@ -30,7 +33,20 @@ public struct SlapdConfiguration: Sendable {
     /// earlier run, that configuration and its data are reused as they are.
     public var workingDirectory: URL?
 
-    /// The TCP port slapd listens on at 127.0.0.1; `nil` picks a free one.
+    /// The ldapi socket; `nil` puts it in the working directory, named `ldapi`.
+    ///
+    /// Its path must fit in the 108 bytes of `sun_path`, and its directory must exist.
+    public var socketFile: URL?
+
+    /// Whether slapd listens on TCP at 127.0.0.1 as well as on its ldapi socket; `true` by
+    /// default.
+    ///
+    /// When `false`, slapd accepts connections on the ldapi socket only, so that only local
+    /// processes allowed into the socket's directory reach it; no port is picked then.
+    public var listensOnTCP: Bool = true
+
+    /// The TCP port slapd listens on at 127.0.0.1; `nil` picks a free one. Ignored when
+    /// ``listensOnTCP`` is `false`.
     public var port: Int?
 
     /// The schema LDIF files loaded first, in order: core, cosine, inetorgperson and nis
@@ -96,6 +112,14 @@ public struct SlapdConfiguration: Sendable {
         "to attrs=userPassword by self write by anonymous auth by * none",
         "to * by users write by * read",
     ]
+
+    /// The access rules of the frontend (`olcAccess` values of `olcDatabase={-1}frontend`,
+    /// without `{N}` ordering prefixes); none by default, which lets anyone read the root DSE
+    /// and the subschema.
+    ///
+    /// They govern the entries outside every database (the root DSE, `cn=Subschema`), and
+    /// are consulted for a database entry that none of the database's own rules covers.
+    public var frontendAccess: [String] = []
 
     /// Per-identity limits of the database (`olcLimits` values); none by default.
     public var databaseLimits: [String] = []

@@ -6,13 +6,18 @@ import Testing
 struct ConfigurationLDIFTests {
     private let layout = InstanceLayout(directory: URL(fileURLWithPath: "/tmp/slapd-unit01", isDirectory: true))
 
-    private func render(_ configuration: SlapdConfiguration = SlapdConfiguration(), userID: UInt32 = 1000, groupID: UInt32 = 1001) throws -> String {
+    private func render(
+        _ configuration: SlapdConfiguration = SlapdConfiguration(),
+        userID: UInt32 = 1000,
+        groupID: UInt32 = 1001,
+        rootPasswordHash: String? = "{SSHA}hash"
+    ) throws -> String {
         try ConfigurationLDIF(
             configuration: configuration,
             layout: layout,
             userID: userID,
             groupID: groupID,
-            rootPasswordHash: "{SSHA}hash"
+            rootPasswordHash: rootPasswordHash
         ).render()
     }
 
@@ -114,6 +119,22 @@ struct ConfigurationLDIFTests {
         #expect(ldif.contains("olcServerID: 7"))
         #expect(ldif.contains("olcDbNoSync: TRUE"))
         #expect(text.hasSuffix("\n\ndn: olcOverlay=syncprov,olcDatabase={1}mdb,cn=config\nobjectClass: olcOverlayConfig\nobjectClass: olcSyncProvConfig\nolcOverlay: syncprov\n"))
+    }
+
+    @Test("Frontend access rules belong to the frontend entry; without a password hash there is no olcRootPW")
+    func frontendAccessWithoutRootPassword() throws {
+        var configuration = SlapdConfiguration()
+        configuration.frontendAccess = [#"to dn.base="" by * read"#, "to * by * none"]
+        let entries = try render(configuration, rootPasswordHash: nil).components(separatedBy: "\n\n")
+        let frontend = try #require(entries.first { $0.hasPrefix("dn: olcDatabase={-1}frontend,cn=config") })
+        #expect(lines(frontend).filter { $0.hasPrefix("olcAccess: ") } == [
+            #"olcAccess: {0}to dn.base="" by * read"#,
+            "olcAccess: {1}to * by * none",
+        ])
+        let database = try #require(entries.first { $0.hasPrefix("dn: olcDatabase={1}mdb,cn=config") })
+        #expect(lines(database).contains("olcRootDN: cn=admin,dc=example,dc=com"))
+        #expect(!lines(database).contains { $0.hasPrefix("olcRootPW") })
+        #expect(!lines(try render()).contains { $0.hasPrefix("olcAccess: {0}to dn.base") })
     }
 
     @Test("DNs are quoted the way slapd's configuration parser reads them; unsafe values are written in Base64")

@@ -49,6 +49,31 @@ struct SlapdLifecycleTests {
         #expect(slapd.output.contains("slapd starting"))
     }
 
+    @Test("Without TCP, slapd listens on its ldapi socket only, at a socket file of the caller's choosing")
+    func ldapiOnly() async throws {
+        let socketDirectory = URL(fileURLWithPath: "/tmp/slapdkit-socket-\(getpid())-\(UInt16.random(in: 0...UInt16.max))", isDirectory: true)
+        try FileManager.default.createDirectory(at: socketDirectory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: socketDirectory) }
+        var configuration = SlapdConfiguration()
+        configuration.listensOnTCP = false
+        configuration.socketFile = socketDirectory.appendingPathComponent("server")
+        let slapd = try Slapd(configuration: configuration)
+        defer { slapd.cleanup() }
+        #expect(slapd.port == 0)
+        #expect(slapd.ldapiURI == "ldapi://" + InstanceLayout.percentEncoded(socketDirectory.path + "/server"))
+
+        try await slapd.start()
+        let processIdentifier = try #require(slapd.processIdentifier)
+        let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(processIdentifier)/cmdline"))
+            .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let listeners = try #require(commandLine.firstIndex(of: "-h").map { commandLine[$0 + 1] })
+        #expect(listeners == slapd.ldapiURI + "/")
+        let whoami = await Tool.run("/usr/bin/ldapwhoami", ["-Q", "-Y", "EXTERNAL", "-H", slapd.ldapiURI])
+        #expect(whoami.output.trimmingTrailingWhitespace().lowercased() == "dn:" + slapd.rootDN)
+        await slapd.stop()
+        #expect(!FileManager.default.fileExists(atPath: socketDirectory.appendingPathComponent("server").path))
+    }
+
     @Test("Adds an inetOrgPerson and finds it by indexed attributes")
     func addAndFind() async throws {
         let slapd = try Slapd()
