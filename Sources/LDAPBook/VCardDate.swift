@@ -1,0 +1,45 @@
+/// Dates between ldapbook's form (`YYYY-MM-DD`, or `--MM-DD` without a
+/// year) and vCard's `BDAY` and `ANNIVERSARY` values.
+enum VCardDate {
+    /// The date a `BDAY` or `ANNIVERSARY` holds, in ldapbook's form, when it
+    /// is a date that form can hold; otherwise the text as it is, for the
+    /// field's validation to report.
+    ///
+    /// Reads `19531015`, `1953-10-15`, `--1015` and `--10-15`, drops a time
+    /// of day (`19531015T231000Z`), and honours Apple's
+    /// `X-APPLE-OMIT-YEAR=1604` for birthdays without a year.
+    static func ldapValue(of property: VCardProperty) -> String {
+        let text = property.textValue.trimmingWhitespace()
+        let date = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+        let digits = date.filter { $0 != "-" }
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return text }
+        var result: String
+        if date.hasPrefix("--") && digits.count == 4 {
+            result = "--" + digits.prefix(2) + "-" + digits.suffix(2)
+        } else if !date.hasPrefix("-") && digits.count == 8 && (date.count == 8 || date.count == 10) {
+            result = digits.prefix(4) + "-" + digits.dropFirst(4).prefix(2) + "-" + digits.suffix(2)
+        } else {
+            return text
+        }
+        if let omitted = property.parameterValue("X-APPLE-OMIT-YEAR"), result.hasPrefix(omitted + "-") {
+            result = "--" + result.dropFirst(omitted.count + 1)
+        }
+        return result
+    }
+
+    /// `stored` (ldapbook's form) as `version` writes a date: ISO 8601
+    /// basic format in vCard 4.0 (`19531015`, `--1015`), extended in 3.0
+    /// (`1953-10-15`, `--10-15`). A value that is not a date is written
+    /// as text (`VALUE=text` in 4.0).
+    static func property(named name: String, stored: String, version: VCardVersion) -> VCardProperty {
+        guard FieldKind.isDate(stored) else {
+            let parameters = version == .v4 ? [VCardParameter("VALUE", "text")] : []
+            return VCardProperty(name: name, parameters: parameters, text: stored)
+        }
+        switch version {
+        case .v3: return VCardProperty(name: name, value: stored)
+        case .v4: return VCardProperty(name: name, value: stored.hasPrefix("--") ? "--" + stored.filter { $0 != "-" }
+                                                                          : stored.filter { $0 != "-" })
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// Postal addresses between LDAP's Postal Address syntax (RFC 4517: lines
+/// separated by `$`, with `\24` for a `$` and `\5C` for a `\` inside a
+/// line) and vCard's `ADR` and `LABEL`.
+///
+/// LDAP keeps an address as lines, vCard as seven components. ldapbook does
+/// not guess which line is the city: it writes the whole address into the
+/// street component (and into `LABEL`), and reads a card's components back
+/// as lines in the usual order.
+enum VCardPostalAddress {
+    /// The lines of an LDAP Postal Address value, trimmed, without empty ones.
+    static func lines(ofStored stored: String) -> [String] {
+        stored.split(separator: "$", omittingEmptySubsequences: false)
+            .map { unescapeLine($0).trimmingWhitespace() }
+            .filter { !$0.isEmpty }
+    }
+
+    /// `lines` as an LDAP Postal Address value.
+    static func stored(lines: [String]) -> String {
+        lines.map { $0.replacing("\\", with: "\\5C").replacing("$", with: "\\24") }.joined(separator: "$")
+    }
+
+    /// The lines of an `ADR` property: post office box, extended address,
+    /// the street lines, `locality region postal-code`, country. A card
+    /// with empty components but a `LABEL` parameter gives the label's lines.
+    static func lines(of address: VCardProperty) -> [String] {
+        let components = address.components.map { $0.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty } }
+        func component(_ index: Int) -> [String] { index < components.count ? components[index] : [] }
+        var lines = component(0) + component(1)
+        lines += component(2).flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }
+        let town = [3, 4, 5].map { component($0).joined(separator: ", ") }.filter { !$0.isEmpty }
+        if !town.isEmpty { lines.append(town.joined(separator: " ")) }
+        lines += component(6)
+        lines = lines.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        if lines.isEmpty, let label = address.parameterValue("LABEL") {
+            return splitLines(label)
+        }
+        return lines
+    }
+
+    /// The lines of a text that may span several lines (a `LABEL`).
+    static func splitLines(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline).map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+
+    /// The properties for an address of the given type (`work`, `home`):
+    /// `ADR` with the lines in the street component, and the formatted
+    /// label (a `LABEL` parameter in vCard 4.0, a `LABEL` property in 3.0).
+    static func properties(lines: [String], type: String, version: VCardVersion) -> [VCardProperty] {
+        let label = lines.joined(separator: "\n")
+        let typeParameter = VCardParameter("TYPE", version.typeValue(type))
+        switch version {
+        case .v4:
+            return [VCardProperty(name: "ADR", parameters: [typeParameter, VCardParameter("LABEL", label)],
+                                  components: [[], [], [label], [], [], [], []])]
+        case .v3:
+            return [VCardProperty(name: "ADR", parameters: [typeParameter], components: [[], [], [label], [], [], [], []]),
+                    VCardProperty(name: "LABEL", parameters: [typeParameter], text: label)]
+        }
+    }
+
+    private static func unescapeLine(_ line: Substring) -> String {
+        var output = ""
+        var index = line.startIndex
+        while index < line.endIndex {
+            if line[index] == "\\", let end = line.index(index, offsetBy: 3, limitedBy: line.endIndex) {
+                switch line[line.index(after: index)..<end].uppercased() {
+                case "24":
+                    output.append("$")
+                    index = end
+                    continue
+                case "5C":
+                    output.append("\\")
+                    index = end
+                    continue
+                default:
+                    break
+                }
+            }
+            output.append(line[index])
+            index = line.index(after: index)
+        }
+        return output
+    }
+}
