@@ -159,36 +159,8 @@ public final class AddressBook: Sendable {
     ///   (nothing is sent), or ``LDAPKit/LDAPError`` from the server.
     @discardableResult
     public func add(_ newPerson: NewPerson) async throws -> Person {
+        var entry = try draftEntry(for: newPerson)
         let surname = newPerson.surname.trimmingWhitespace()
-        guard !surname.isEmpty else {
-            throw AddressBookError(.invalidName, "a new person needs a surname (sn is required by inetOrgPerson)")
-        }
-        let given = newPerson.givenName?.trimmingWhitespace()
-        let nameField = Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
-        try nameField.validate([LDAPValue(surname)] + (given.map { [LDAPValue($0)] } ?? []))
-
-        var entry = LDAPEntry(dn: .root)
-        var classes = ["inetOrgPerson"]
-        entry["cn"] = [LDAPValue(newPerson.commonName)]
-        entry["sn"] = [LDAPValue(surname)]
-        if let given, !given.isEmpty { entry["givenName"] = [LDAPValue(given)] }
-        for (field, values) in newPerson.values {
-            try field.validate(values)
-            guard !values.isEmpty else { continue }
-            if field.needsLDAPBookClass && !classes.contains(LDAPBookSchemaName.objectClass) {
-                classes.append(LDAPBookSchemaName.objectClass)
-            }
-            var stored = entry[field.attribute]
-            for value in values.map(field.stored) where !stored.contains(value) {
-                stored.append(value)
-            }
-            if field.isSingleValued && stored.count > 1 {
-                throw AddressBookError(.tooManyValues, "\(field.name) holds a single value; \(stored.count) were given")
-            }
-            entry[field.attribute] = stored
-        }
-        entry.attributes.insert(LDAPAttribute(name: "objectClass", values: classes.map { LDAPValue($0) }), at: 0)
-
         let base = try peopleBase()
         let fields = newPerson.values.map(\.field)
         var tried = Set<String>()
@@ -218,6 +190,53 @@ public final class AddressBook: Sendable {
             return person
         }
         throw AddressBookError(.noFreeName, "no free name for \(newPerson.commonName) under \(base)")
+    }
+
+    /// The entry a new person becomes, validated, without its DN: object
+    /// classes, `cn`, `sn`, `givenName` and the field values.
+    func draftEntry(for newPerson: NewPerson) throws(AddressBookError) -> LDAPEntry {
+        let surname = newPerson.surname.trimmingWhitespace()
+        guard !surname.isEmpty else {
+            throw AddressBookError(.invalidName, "a new person needs a surname (sn is required by inetOrgPerson)")
+        }
+        let given = newPerson.givenName?.trimmingWhitespace()
+        let nameField = Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
+        try nameField.validate([LDAPValue(surname)] + (given.map { [LDAPValue($0)] } ?? []))
+
+        var entry = LDAPEntry(dn: .root)
+        var classes = ["inetOrgPerson"]
+        entry["cn"] = [LDAPValue(newPerson.commonName)]
+        entry["sn"] = [LDAPValue(surname)]
+        if let given, !given.isEmpty { entry["givenName"] = [LDAPValue(given)] }
+        for (field, values) in newPerson.values {
+            try field.validate(values)
+            guard !values.isEmpty else { continue }
+            if field.needsLDAPBookClass && !classes.contains(LDAPBookSchemaName.objectClass) {
+                classes.append(LDAPBookSchemaName.objectClass)
+            }
+            var stored = entry[field.attribute]
+            for value in values.map(field.stored) where !stored.contains(value) {
+                stored.append(value)
+            }
+            if field.isSingleValued && stored.count > 1 {
+                throw AddressBookError(.tooManyValues, "\(field.name) holds a single value; \(stored.count) were given")
+            }
+            entry[field.attribute] = stored
+        }
+        entry.attributes.insert(LDAPAttribute(name: "objectClass", values: classes.map { LDAPValue($0) }), at: 0)
+        return entry
+    }
+
+    /// The entry `add(_:)` would add for `newPerson`, DN included,
+    /// without adding it (for a dry run).
+    public func entry(for newPerson: NewPerson) async throws -> LDAPEntry {
+        var entry = try draftEntry(for: newPerson)
+        let base = try peopleBase()
+        let rdn = try await freeName(for: newPerson, surname: newPerson.surname.trimmingWhitespace(), under: base,
+                                     attempt: 0, tried: [])
+        entry.dn = base.child(rdn)
+        if case .generatedUID = configuration.naming { entry["uid"] = [rdn.attributes[0].value] }
+        return entry
     }
 
     /// The RDN for a new entry. Generated uids skip every uid already in the

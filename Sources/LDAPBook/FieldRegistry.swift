@@ -45,17 +45,24 @@ public struct FieldRegistry: Sendable {
         return try customField(trimmed)
     }
 
-    /// Every built-in field this directory can hold, then the user
-    /// attributes of its schema that no built-in name covers.
+    /// Every built-in field this directory can hold, then the other
+    /// attributes a person entry may have (those `inetOrgPerson` and
+    /// `ldapbookPerson` allow), in the schema's order.
     public var knownFields: [Field] {
         var fields = BuiltInField.all.compactMap { try? resolved($0) }
         guard let schema else { return fields }
         let covered = Set(fields.map { $0.attribute.lowercased() })
-        for attribute in schema.attributeTypes where !attribute.isOperational && attribute.isUserModifiable
-            && !attribute.isObsolete && !covered.contains(attribute.name.lowercased()) {
-            if let field = try? field(for: attribute, in: schema) {
-                fields.append(field)
-            }
+        let personAttributes = ["inetOrgPerson", LDAPBookSchemaName.objectClass].flatMap {
+            schema.requiredAttributes(of: $0) + schema.allowedAttributes(of: $0)
+        }
+        let excluded: Set<String> = ["objectclass", "userpassword", LDAPBookSchemaName.customField.lowercased()]
+        var listed = Set<String>()
+        for name in personAttributes {
+            let key = name.lowercased()
+            guard !covered.contains(key), !excluded.contains(key), listed.insert(key).inserted,
+                  let attribute = schema.attributeType(named: name), !attribute.isObsolete,
+                  let field = try? field(for: attribute, in: schema) else { continue }
+            fields.append(field)
         }
         return fields
     }

@@ -137,3 +137,26 @@ extension AddressBook {
             fieldOnly: field.map { FieldOnlyCursor(connection: connection, base: base, field: $0, query: name) })
     }
 }
+
+extension AddressBook {
+    /// The photo of the best-ranked person whose name matches `name` and who
+    /// has one (the spec's photo retriever), or `nil`. Only that person's
+    /// photo is transferred.
+    public func photo(of name: NameQuery, field: Field, base: DistinguishedName? = nil) async throws -> [UInt8]? {
+        var candidates: [Candidate] = []
+        let filter = LDAPFilter.and([name.filter, field.presenceFilter])
+        for try await entry in connection.search(base: base, filter: filter, attributes: Person.nameAttributes) {
+            let person = Person(entry: entry)
+            candidates.append(Candidate(person: person, tier: .fieldAndName,
+                                        score: NameScore(tokens: name.tokens, givenNames: person.givenNames,
+                                                         surnames: person.surnames),
+                                        values: []))
+        }
+        for candidate in candidates.sorted(by: Candidate.ranksBefore) {
+            if let photo = try await person(at: candidate.person.dn, fields: [field])?.values(of: field).first {
+                return photo.bytes
+            }
+        }
+        return nil
+    }
+}

@@ -277,3 +277,11 @@ public final class LDAPConnection: Sendable {
         }
     }
 }
+
+extension LDAPConnection {
+    /// libldap's default URI list (from `ldap.conf`, `~/.ldaprc` or `LDAPURI`,
+    /// else its built-in `ldap://localhost`), as `ldap_get_option` reports it.
+    public static var libldapDefaultURI: String? {
+        LDAPHandle.defaultURI()
+    }
+}

@@ -123,7 +123,7 @@ struct FieldRegistryTests {
         #expect(nickname?.code == .schemaMissing)
     }
 
-    @Test("the known fields list built-ins first, then the schema's other user attributes")
+    @Test("the known fields list built-ins first, then the other attributes a person may have")
     func knownFields() throws {
         let fields = FieldRegistry(schema: try schema(withLDAPBook: true)).knownFields
         #expect(fields.first?.name == "email")
