@@ -1,7 +1,7 @@
 # ldapbook: build and test on Debian with the Swift toolchain.
 SWIFT ?= swift
 
-.PHONY: all deps build test clean
+.PHONY: all deps build test demo clean
 
 all: build
 
@@ -16,6 +16,10 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Builds release, starts a local directory of generated people and tours the commands.
+demo:
+	@scripts/demo.sh
 
 clean:
 	$(SWIFT) package clean

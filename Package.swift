@@ -27,7 +27,7 @@ let package = Package(
         // Terminal interaction on termios: picker, confirm, form; line prompts without a TTY.
         .target(name: "TerminalUI"),
         // The ldapbook command: one file per subcommand, the work is in the libraries.
-        .executableTarget(name: "ldapbook", dependencies: ["LDAPBook", "LDAPKit", "CommandLineKit", "TerminalUI"]),
+        .executableTarget(name: "ldapbook", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit", "CommandLineKit", "TerminalUI"]),
 
         .testTarget(name: "LDAPKitTests", dependencies: ["LDAPKit", "CLDAP"]),
         .testTarget(name: "LDAPKitIntegrationTests", dependencies: ["LDAPKit", "SlapdKit", "CLDAP"]),

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import LDAPBook
 import LDAPKit
 
 /// The connection options every command takes, spelled as ldapsearch spells
@@ -16,30 +17,53 @@ enum ConnectionOptions {
         OptionSpec(["-Z", "--starttls"], help: "require StartTLS; fail rather than continue in clear"),
         OptionSpec(["-Y", "--sasl-mech"], .value("MECH"), help: "SASL mechanism: EXTERNAL (ldapi peer credentials or a TLS client certificate)"),
         OptionSpec(["-x", "--simple"], help: "simple authentication (the default; accepted for ldapsearch compatibility)"),
+        OptionSpec(["--profile"], .value("NAME"), help: "use the [NAME] profile of the configuration file"),
+        OptionSpec(["--config"], .value("FILE"), help: "the configuration file (default $XDG_CONFIG_HOME/ldapbook/config)"),
     ]
+
+    /// The configuration file's settings for the chosen profile.
+    static func settings(_ parsed: ParsedCommandLine) throws -> [String: String] {
+        let path = parsed.value("--config") ?? ConfigFile.defaultPath()
+        if parsed.value("--config") != nil && !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure(.usage, "--config: no such file \(path)")
+        }
+        return try ConfigFile.load(path: path).settings(profile: parsed.value("--profile"))
+    }
 
     /// The connection configuration the options describe.
     ///
     /// - Throws: ``UsageError``-like ``CommandFailure``s for inconsistent
     ///   options, and for a password file that cannot be read.
     static func configuration(_ parsed: ParsedCommandLine) throws -> LDAPConnection.Configuration {
+        let settings = try settings(parsed)
+        let environment = ProcessInfo.processInfo.environment
         var configuration = LDAPConnection.Configuration()
-        if let uri = parsed.value("--uri") {
+        if let uri = parsed.value("--uri") ?? settings["uri"] {
             configuration.servers = uri.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         }
-        if let base = parsed.value("--base") {
+        if let timeout = settings["timeout"] {
+            guard let seconds = Int(timeout), seconds > 0 else {
+                throw CommandFailure(.usage, "timeout in the configuration must be a number of seconds")
+            }
+            configuration.operationTimeout = .seconds(seconds)
+        }
+        if let caFile = settings["ca-file"] {
+            configuration.tls.caCertificateFile = expandingTilde(caFile)
+        }
+        if let base = parsed.value("--base") ?? settings["base"] {
             do {
                 configuration.base = try DistinguishedName(parsing: base)
             } catch {
                 throw CommandFailure(.usage, "-b: \(error.message)")
             }
         }
-        configuration.tls.startTLS = parsed.flag("--starttls")
+        configuration.tls.startTLS = parsed.flag("--starttls") || ["yes", "true", "on"].contains(settings["starttls"]?.lowercased() ?? "")
 
-        let bindDN = parsed.value("--bind-dn")
-        let passwordFile = parsed.value("--password-file")
+        let flagBindDN = parsed.value("--bind-dn")
+        let bindDN = flagBindDN ?? settings["binddn"] ?? environment["LDAPBINDDN"]
+        let passwordFile = parsed.value("--password-file") ?? (flagBindDN == nil ? settings["password-file"].map(expandingTilde) : nil)
         let prompt = parsed.flag("--prompt-password")
-        if let mechanism = parsed.value("--sasl-mech") {
+        if let mechanism = parsed.value("--sasl-mech") ?? (bindDN == nil ? settings["sasl-mech"] : nil) {
             guard mechanism.uppercased() == "EXTERNAL" else {
                 throw CommandFailure(.usage, "-Y: only the EXTERNAL mechanism is supported, not \(mechanism)")
             }
@@ -67,6 +91,12 @@ enum ConnectionOptions {
             throw CommandFailure(.usage, "a password (-W or -y) needs a bind DN (-D)")
         }
         return configuration
+    }
+
+    /// `~/x` as a path in the home directory.
+    static func expandingTilde(_ path: String) -> String {
+        guard path.hasPrefix("~/") else { return path }
+        return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
     }
 
     /// Reads a password file: its whole content, less one trailing newline.

@@ -10,7 +10,7 @@ let parser = CommandLineParser(
     programName: "ldapbook",
     abstract: "An address book on your LDAP directory: find people and act on their details.",
     globalOptions: ConnectionOptions.specs,
-    commands: [Reach.spec, Find.spec])
+    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Local.spec])
 
 /// Runs the command line and returns the exit code.
 func run(_ arguments: [String]) async -> ExitCode {
@@ -24,6 +24,13 @@ func run(_ arguments: [String]) async -> ExitCode {
         switch parsed.command?.name {
         case Reach.spec.name: return try await Reach.run(parsed)
         case Find.spec.name: return try await Find.run(parsed)
+        case Show.spec.name: return try await Show.run(parsed)
+        case Add.spec.name: return try await Add.run(parsed)
+        case SetValues.spec.name: return try await SetValues.run(parsed)
+        case Photo.spec.name: return try await Photo.run(parsed)
+        case Query.spec.name: return try await Query.run(parsed)
+        case Fields.spec.name: return try await Fields.run(parsed)
+        case Local.spec.name: return try await Local.run(parsed)
         default: return .usage
         }
     } catch {

@@ -35,7 +35,7 @@ enum Find {
         guard format == "table" || format == "json" else {
             throw CommandFailure(.usage, "--format: \"\(format)\" is not a format (table or json)")
         }
-        let book = try Directory.addressBook(parsed)
+        let book = try await Directory.addressBook(parsed)
         let field = try await parsed.value("--field").asyncMap { try await book.field(named: $0) }
         let ranking = try await book.rank(field: field, name: query)
 

@@ -69,7 +69,7 @@ enum Reach {
             throw CommandFailure(.usage, "--pick and --new cannot be combined")
         }
 
-        let book = try Directory.addressBook(parsed)
+        let book = try await Directory.addressBook(parsed)
         let presenter = CommandLinePresenter(answers: answers, prompter: answers.noInput ? nil : TerminalUI.makePrompter())
         let outcome = try await book.reach(field: fieldName, name: name, presenter: presenter) { person, value in
             try action.run(person: person, value: value, field: try await book.field(named: fieldName))

@@ -1,0 +1,92 @@
+import CommandLineKit
+import Foundation
+import LDAPBook
+import LDAPKit
+import TerminalUI
+
+/// The person a command names: a DN, or a name that must match exactly one
+/// person (or be narrowed with `--pick` or on the terminal).
+enum PersonArgument {
+    /// The options that choose among several people.
+    static let options = [
+        OptionSpec(["--pick"], .value("N"), help: "when several people match, take the Nth as listed"),
+        OptionSpec(["--no-input"], help: "never ask; exit 3 when several people match and --pick is missing"),
+    ]
+
+    /// Resolves `words` to a person, with `fields` read.
+    static func resolve(_ words: [String], book: AddressBook, fields: [Field], parsed: ParsedCommandLine)
+        async throws -> Person
+    {
+        let text = words.joined(separator: " ")
+        if words.count == 1, text.contains("="), let dn = try? DistinguishedName(parsing: text), !dn.isRoot {
+            guard let person = try await book.person(at: dn, fields: fields) else {
+                throw CommandFailure(.nothingDone, "no entry \(dn)")
+            }
+            return person
+        }
+        let ranking = try await book.rank(field: nil, name: try NameQuery(text))
+        let people = ranking.nameOnly.map(\.person)
+        let chosen: Person
+        switch people.count {
+        case 0:
+            throw CommandFailure(.nothingDone, "no one named \(text)")
+        case 1:
+            chosen = people[0]
+        default:
+            let items = people.map { PickerItem(title: $0.displayName, detail: $0.dn.string) }
+            if let pick = try parsed.integer("--pick") {
+                guard items.indices.contains(pick - 1) else {
+                    throw CommandFailure(.usage, "--pick \(pick): \(items.count) people match")
+                }
+                chosen = people[pick - 1]
+            } else if parsed.flag("--no-input") {
+                let listing = items.enumerated().map { "  \($0.offset + 1)) \($0.element.title) — \($0.element.detail ?? "")" }
+                throw CommandFailure(.inputNeeded, "input needed: \(items.count) people match \"\(text)\" (use --pick N or a DN)\n"
+                    + listing.joined(separator: "\n"))
+            } else {
+                guard case .item(let index) = try await TerminalUI.makePrompter().pick(
+                    title: "Which \"\(text)\"?", items: items, extraAction: nil, moreAvailable: false) else {
+                    throw CommandFailure(.nothingDone, "cancelled")
+                }
+                chosen = people[index]
+            }
+        }
+        guard let person = try await book.person(at: chosen.dn, fields: fields) else {
+            throw CommandFailure(.nothingDone, "\(chosen.dn) is gone")
+        }
+        return person
+    }
+}
+
+/// `FIELD=VALUE` arguments, with `@FILE` reading a value's bytes from a file.
+enum FieldAssignment {
+    /// Splits and resolves `FIELD=VALUE`.
+    static func parse(_ argument: String, book: AddressBook) async throws -> (Field, LDAPValue) {
+        guard let equals = argument.firstIndex(of: "=") else {
+            throw CommandFailure(.usage, "\"\(argument.prefix(60))\" is not FIELD=VALUE")
+        }
+        let field = try await book.field(named: String(argument[..<equals]))
+        let text = String(argument[argument.index(after: equals)...])
+        if text.hasPrefix("@") && text.count > 1 {
+            let path = ConnectionOptions.expandingTilde(String(text.dropFirst()))
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure(.invalidValue, "\(field.name): cannot read the file \(path)")
+            }
+            return (field, LDAPValue(bytes: [UInt8](data)))
+        }
+        return (field, LDAPValue(text))
+    }
+
+    /// Groups assignments by field, keeping the order fields first appear in.
+    static func grouped(_ assignments: [(Field, LDAPValue)]) -> [(field: Field, values: [LDAPValue])] {
+        var groups: [(field: Field, values: [LDAPValue])] = []
+        for (field, value) in assignments {
+            if let index = groups.firstIndex(where: { $0.field == field }) {
+                groups[index].values.append(value)
+            } else {
+                groups.append((field, [value]))
+            }
+        }
+        return groups
+    }
+}

@@ -1,0 +1,43 @@
+import CommandLineKit
+import Foundation
+import LDAPBook
+import TerminalUI
+
+/// `ldapbook fields`: the field names this directory understands.
+enum Fields {
+    static let spec = CommandSpec(
+        "fields",
+        abstract: "List the field names this directory understands.",
+        discussion: "Built-in names first, then the attributes of the directory's schema. Any other name is a custom field (when ldapbook's schema is installed).",
+        options: [OptionSpec(["--format"], .value("table|json"), help: "output format (default table)")])
+
+    static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        let format = try parsed.choice("--format", from: ["table", "json"]) ?? "table"
+        let registry = try await Directory.addressBook(parsed).fieldRegistry()
+        let fields = registry.knownFields
+        let text: String
+        if format == "json" {
+            let list = fields.map { field -> [String: Any] in
+                ["name": field.name, "attribute": field.attribute, "kind": field.kind.rawValue,
+                 "singleValued": field.isSingleValued, "origin": field.origin.rawValue]
+            }
+            let document: [String: Any] = ["fields": list, "customFields": registry.hasLDAPBookSchema]
+            let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+            text = String(decoding: data, as: UTF8.self) + "\n"
+        } else {
+            let width = fields.map(\.name.count).max() ?? 0
+            let attributeWidth = fields.map(\.attribute.count).max() ?? 0
+            var lines = fields.map { field in
+                let name = field.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                let attribute = field.attribute.padding(toLength: attributeWidth, withPad: " ", startingAt: 0)
+                return "\(name)  \(attribute)  \(field.kind.rawValue)\(field.isSingleValued ? ", single" : "")  \(field.origin.rawValue)"
+            }
+            lines.append(registry.hasLDAPBookSchema
+                ? "any other name: a custom field, kept in ldapbookCustomField"
+                : "custom fields need ldapbook's schema (see ldapbook schema install)")
+            text = lines.map { TerminalText.sanitized($0) }.joined(separator: "\n") + "\n"
+        }
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return .success
+    }
+}

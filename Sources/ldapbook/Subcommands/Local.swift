@@ -1,0 +1,96 @@
+import CommandLineKit
+import Foundation
+import LDAPBook
+import LDAPKit
+import SlapdKit
+
+/// `ldapbook local start|stop|status|path|sample`: the personal local directory.
+enum Local {
+    static let spec = CommandSpec(
+        "local",
+        abstract: "Manage the personal local directory ldapbook uses when no other is configured.",
+        discussion: """
+            The local directory is a private slapd with ldapbook's schema, its data under \
+            $XDG_DATA_HOME/ldapbook, reachable only through a socket (ldapi) by its owner, who \
+            needs no password. Any command starts it when no directory is configured, and it \
+            keeps running afterwards. ACTION is start, stop, status, path (where its data and \
+            socket are), or sample (add generated people, for trying ldapbook out).
+            """,
+        options: [
+            OptionSpec(["--count"], .value("N"), help: "with sample: how many people (default 300)"),
+            OptionSpec(["--photos"], .value("DIR"), help: "with sample: a directory of JPEG files to use as photos"),
+        ],
+        positionals: [PositionalSpec("ACTION", help: "start, stop, status, path or sample")],
+        examples: [
+            .init(summary: "Where is it?", commandLine: "ldapbook local path"),
+            .init(summary: "Try it out", commandLine: "ldapbook local sample --count 50 && ldapbook find jo"),
+        ])
+
+    static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        let local = LocalDirectory()
+        let out = { (text: String) in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        switch parsed.positional("ACTION") ?? "" {
+        case "start":
+            try await local.start()
+            out("running: \(local.ldapiURI)")
+        case "stop":
+            try await local.stop()
+            out("stopped")
+        case "status":
+            switch local.status() {
+            case .notCreated: out("not created (any command creates it)")
+            case .stopped: out("stopped")
+            case .running(let pid): out("running (pid \(pid)): \(local.ldapiURI)")
+            }
+            return local.status().isRunning ? .success : .nothingDone
+        case "path":
+            out("data:   \(local.dataDirectory.path)")
+            out("socket: \(local.socketPath)")
+            out("uri:    \(local.ldapiURI)")
+            out("base:   \(LocalDirectory.suffix)")
+        case "sample":
+            return try await sample(parsed, local: local)
+        case let other:
+            throw CommandFailure(.usage, "local: \"\(other)\" is not an action (start, stop, status, path, sample)")
+        }
+        return .success
+    }
+
+    /// Adds generated people to the local directory.
+    static func sample(_ parsed: ParsedCommandLine, local: LocalDirectory) async throws -> ExitCode {
+        let count = try parsed.integer("--count", in: 1...100_000) ?? 300
+        var photos: [[UInt8]] = []
+        if let directory = parsed.value("--photos") {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for name in names.sorted() where name.lowercased().hasSuffix(".jpg") {
+                if let data = FileManager.default.contents(atPath: directory + "/" + name) { photos.append([UInt8](data)) }
+            }
+        }
+        try await local.start()
+        let connection = LDAPConnection(configuration: .init(
+            servers: [local.ldapiURI], base: try DistinguishedName(parsing: LocalDirectory.suffix),
+            authentication: .saslExternal(), systemDefaults: .ignored))
+        let book = AddressBook(connection: connection)
+        let fields = (email: try await book.field(named: "email"), phone: try await book.field(named: "phone"),
+                      mobile: try await book.field(named: "mobile"), organization: try await book.field(named: "organization"),
+                      title: try await book.field(named: "title"), photo: try await book.field(named: "photo"))
+        var added = 0
+        for sample in SamplePeople.generate(count: count, photoCount: photos.count) {
+            var values: [(field: Field, values: [LDAPValue])] = [
+                (fields.email, sample.emails.map { LDAPValue($0) }),
+                (fields.phone, sample.phones.map { LDAPValue($0) }),
+                (fields.mobile, sample.mobiles.map { LDAPValue($0) }),
+                (fields.organization, sample.organization.map { [LDAPValue($0)] } ?? []),
+                (fields.title, sample.title.map { [LDAPValue($0)] } ?? []),
+            ]
+            if let index = sample.photoIndex { values.append((fields.photo, [LDAPValue(bytes: photos[index])])) }
+            for (name, value) in sample.customFields {
+                values.append((try await book.field(named: name), [LDAPValue(value)]))
+            }
+            try await book.add(NewPerson(givenName: sample.givenName, surname: sample.surname, values: values))
+            added += 1
+        }
+        FileHandle.standardOutput.write(Data("added \(added) people to \(LocalDirectory.suffix)\n".utf8))
+        return .success
+    }
+}

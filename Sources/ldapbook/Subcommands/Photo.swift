@@ -1,0 +1,43 @@
+import CommandLineKit
+import Foundation
+import LDAPBook
+import LDAPKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `ldapbook photo NAME...`: the photo retriever.
+enum Photo {
+    static let spec = CommandSpec(
+        "photo",
+        abstract: "Write the photo of the first person named NAME who has one.",
+        discussion: """
+            Finds the people whose first or last name starts with NAME and who have a photo \
+            (jpegPhoto), best match first, and writes the first one's JPEG bytes to FILE, or to \
+            standard output when that is not a terminal. Exits 1 with "no photo found" otherwise.
+            """,
+        options: [OptionSpec(["--output", "-o"], .value("FILE"), help: "write the photo to FILE")],
+        positionals: [PositionalSpec("NAME", help: "the person's name", isRepeating: true)],
+        examples: [.init(summary: "Ada's photo", commandLine: "ldapbook photo ada -o ada.jpg")])
+
+    static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        let name = parsed.positionals("NAME").joined(separator: " ")
+        let output = parsed.value("--output")
+        if output == nil && isatty(STDOUT_FILENO) != 0 {
+            throw CommandFailure(.usage, "standard output is a terminal: use -o FILE, or redirect it")
+        }
+        let book = try await Directory.addressBook(parsed)
+        let photo = try await book.field(named: "photo")
+        guard let bytes = try await book.photo(of: try NameQuery(name), field: photo) else {
+            throw CommandFailure(.nothingDone, "no photo found for \(name)")
+        }
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+                throw CommandFailure(.unavailable, "cannot write \(output)")
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(bytes))
+        }
+        return .success
+    }
+}

@@ -1,0 +1,57 @@
+import CommandLineKit
+import Foundation
+import LDAPBook
+import LDAPKit
+
+/// `ldapbook query STRING`: mutt's and aerc's address completion.
+enum Query {
+    static let spec = CommandSpec(
+        "query",
+        abstract: "Complete email addresses for mutt/neomutt (query_command) or aerc.",
+        discussion: """
+            Prints the email addresses of the people STRING names, ranked as find ranks them, one \
+            per line as address<TAB>name<TAB>info, after a header line (mutt's format) or without \
+            one (--format aerc). Exits 1 when nothing matches. In muttrc: \
+            set query_command = "ldapbook query %s"; in aerc: address-book-cmd = ldapbook query --format aerc "%s".
+            """,
+        options: [
+            OptionSpec(["--format"], .value("mutt|aerc"), help: "output format (default mutt)"),
+            OptionSpec(["--limit", "-n"], .value("N"), help: "at most N addresses (default 50)"),
+        ],
+        positionals: [PositionalSpec("STRING", help: "a name, or the start of an address", isRepeating: true)])
+
+    static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        let format = try parsed.choice("--format", from: ["mutt", "aerc"]) ?? "mutt"
+        let limit = try parsed.integer("--limit", in: 1...) ?? 50
+        let book = try await Directory.addressBook(parsed)
+        let email = try await book.field(named: "email")
+        let ranking = try await book.rank(field: email, name: try NameQuery(parsed.positionals("STRING").joined(separator: " ")))
+        var lines: [String] = []
+        func clean(_ text: String) -> String {
+            String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        }
+        func append(_ candidate: Candidate) {
+            let info = candidate.person.entry.string("o") ?? candidate.person.entry.string("title") ?? ""
+            for value in candidate.values where lines.count < limit {
+                lines.append("\(clean(value.lossyString))\t\(clean(candidate.person.displayName))\t\(clean(info))")
+            }
+        }
+        ranking.fieldAndName.forEach(append)
+        if lines.count < limit, let cursor = ranking.fieldOnly {
+            // Only the people whose address starts with the query come first; stop there.
+            for candidate in try await cursor.next(limit - lines.count)
+            where candidate.values.contains(where: { value in
+                ranking.query.tokens.contains { value.lossyString.lowercased().hasPrefix($0.lowercased()) }
+            }) {
+                append(candidate)
+            }
+        }
+        guard !lines.isEmpty else {
+            if format == "mutt" { FileHandle.standardOutput.write(Data("no match\n".utf8)) }
+            return .nothingDone
+        }
+        let header = format == "mutt" ? ["ldapbook: \(lines.count) address\(lines.count == 1 ? "" : "es")"] : []
+        FileHandle.standardOutput.write(Data(((header + lines).joined(separator: "\n") + "\n").utf8))
+        return .success
+    }
+}

@@ -1,0 +1,63 @@
+import CommandLineKit
+import Foundation
+import LDAPBook
+import LDAPKit
+import TerminalUI
+
+/// `ldapbook show NAME|DN`: one person, every field.
+enum Show {
+    static let spec = CommandSpec(
+        "show",
+        abstract: "Show one person with every field.",
+        discussion: "NAME must match one person (or use --pick, or give the DN). A photo is shown by its size; --photo-data includes it (base64) in JSON.",
+        options: PersonArgument.options + [
+            OptionSpec(["--format"], .value("text|json"), help: "output format (default text)"),
+            OptionSpec(["--photo-data"], help: "include photo bytes (base64) in JSON output"),
+        ],
+        positionals: [PositionalSpec("NAME", help: "a name that matches one person, or a DN", isRepeating: true)],
+        examples: [.init(summary: "Everything about Ada", commandLine: "ldapbook show ada lovelace")])
+
+    static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        let format = try parsed.choice("--format", from: ["text", "json"]) ?? "text"
+        let book = try await Directory.addressBook(parsed)
+        let registry = try await book.fieldRegistry()
+        let summary = try await PersonArgument.resolve(parsed.positionals("NAME"), book: book, fields: [], parsed: parsed)
+        guard let entry = try await book.connection.read(summary.dn, attributes: ["*"]) else {
+            throw CommandFailure(.nothingDone, "\(summary.dn) is gone")
+        }
+        let person = Person(entry: entry)
+        let fields = person.fieldValues(registry: registry)
+        let text: String
+        if format == "json" {
+            var object: [String: Any] = ["dn": person.dn.string, "name": person.displayName]
+            var values: [String: Any] = [:]
+            for (field, fieldValues) in fields {
+                if field.kind.isBinary {
+                    values[field.name] = parsed.flag("--photo-data")
+                        ? fieldValues.map { Data($0.bytes).base64EncodedString() } as Any
+                        : fieldValues.map { ["bytes": $0.count] } as Any
+                } else {
+                    values[field.name] = fieldValues.map(\.lossyString)
+                }
+            }
+            object["fields"] = values
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
+            text = String(decoding: data, as: UTF8.self) + "\n"
+        } else {
+            var lines = [TerminalText.sanitized(person.displayName), "  dn: " + TerminalText.sanitized(person.dn.string)]
+            let width = fields.map(\.field.name.count).max() ?? 0
+            for (field, fieldValues) in fields {
+                let label = field.name + ":" + String(repeating: " ", count: width - field.name.count)
+                for value in fieldValues {
+                    let shown = field.kind.isBinary || value.string == nil
+                        ? "\(value.count) bytes" + (field.kind == .photo ? " (JPEG)" : "")
+                        : value.lossyString
+                    lines.append("  \(label) \(TerminalText.sanitized(shown))")
+                }
+            }
+            text = lines.joined(separator: "\n") + "\n"
+        }
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return .success
+    }
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A short tour of ldapbook on a private local directory filled with generated
+# people. Everything lives under .build/demo-home, so your own ldapbook data and
+# any directory you have configured are left alone. Each command is printed
+# before it runs, so you can repeat it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/ensure-packages.sh
+swift build -c release --product ldapbook
+
+home="$PWD/.build/demo-home"
+mkdir -p "$home"
+export XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config"
+export LDAPNOINIT=1          # ignore ldap.conf and LDAP* variables: use the local directory
+export PATH="$PWD/.build/release:$PATH"
+
+step() {
+  printf '\n$ %s\n' "$*"
+  "$@"
+}
+
+echo "Demo data and the local directory live in $home"
+echo "To repeat these commands yourself:"
+echo "  export XDG_DATA_HOME=\"$home/data\" XDG_CONFIG_HOME=\"$home/config\" LDAPNOINIT=1 PATH=\"$PWD/.build/release:\$PATH\""
+
+step ldapbook local start
+if ! ldapbook find --limit 1 --format json ada >/dev/null 2>&1; then
+  step ldapbook local sample --count 300 --photos demo/photos
+fi
+step ldapbook local path
+step ldapbook fields
+step ldapbook find jo
+step ldapbook find --field email --explain ada
+# "ada" also starts "Adam": a list, where the exact match comes first.
+step ldapbook reach email ada lovelace --pick 1 --yes --no-input
+step ldapbook reach email grace hopper --pick 2 --yes --no-input
+step ldapbook query grace
+step ldapbook show --pick 1 --no-input ada lovelace
+# Alan has no email yet: give it, and the second call just works.
+step ldapbook reach email alan turing --value alan@bletchley.example --yes --no-input
+step ldapbook reach email alan turing --yes --no-input
+step ldapbook reach shoe-size ada lovelace --pick 1 --yes --no-input
+photo="$home/photo.jpg"
+if step ldapbook photo ada -o "$photo"; then
+  echo "(wrote $(wc -c <"$photo") bytes to $photo)"
+fi
+printf '\nThe local directory keeps running; stop it with: ldapbook local stop\n'
