@@ -37,8 +37,9 @@ step ldapbook reach email ada lovelace --pick 1 --yes --no-input
 step ldapbook reach email grace hopper --pick 2 --yes --no-input
 step ldapbook query grace
 step ldapbook show --pick 1 --no-input ada lovelace
-# Alan has no email yet: give it, and the second call just works.
-step ldapbook reach email alan turing --value alan@bletchley.example --yes --no-input
+# Alan has no email yet: he is listed first, before the people with an email
+# whose name does not match; give him one, and the second call just works.
+step ldapbook reach email alan turing --pick 1 --value alan@bletchley.example --yes --no-input
 step ldapbook reach email alan turing --yes --no-input
 step ldapbook reach shoe-size ada lovelace --pick 1 --yes --no-input
 photo="$home/photo.jpg"

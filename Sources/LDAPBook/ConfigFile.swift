@@ -110,11 +110,13 @@ public struct ConfigFile: Sendable, Hashable {
     /// Reads the file at `path`; a missing file is an empty configuration.
     public static func load(path: String) throws -> ConfigFile {
         guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw AddressBookError(.invalidValue, "cannot read the configuration \(path): \(error.localizedDescription)")
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw AddressBookError(.invalidValue, "cannot read the configuration \(path)")
+        }
+        defer { try? handle.close() }
+        let data = handle.readDataToEndOfFile()
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw AddressBookError(.invalidValue, "the configuration \(path) is not UTF-8 text")
         }
         return try ConfigFile(parsing: text, path: path)
     }

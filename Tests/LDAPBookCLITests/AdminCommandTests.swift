@@ -1,0 +1,121 @@
+import Foundation
+import LDAPKit
+import SlapdKit
+import Testing
+
+@Suite("ldapbook show, add, set, photo, query and fields against a real directory")
+struct AdminCommandTests {
+    private static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + (0...255).map { UInt8($0) } + [0xFF, 0xD9]
+
+    @Test("add creates a person (and --dry-run only prints LDIF); show lists every field")
+    func addAndShow() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let dry = try CLI.run(["add", "--given", "Grace", "--surname", "Hopper", "email=grace@example.com", "--dry-run"] + arguments)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("changetype: add"))
+        #expect(dry.stdout.contains("mail: grace@example.com"))
+        #expect(try await connection.search(base: base, filter: .equal("sn", "Hopper")).collect().isEmpty, "nothing written")
+
+        let added = try CLI.run(["add", "--given", "Grace", "--surname", "Hopper", "email=grace@example.com",
+                                 "phone=+1 555 0100", "shoe-size=37"] + arguments)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.hasPrefix("uid=grace.hopper"))
+        let shown = try CLI.run(["show", "grace", "hopper"] + arguments)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("email:"))
+        #expect(shown.stdout.contains("grace@example.com"))
+        #expect(shown.stdout.contains("shoe-size:"))
+        let json = try CLI.run(["show", "grace", "--format", "json"] + arguments)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let fields = try #require(document["fields"] as? [String: Any])
+        #expect(fields["phone"] as? [String] == ["+1 555 0100"])
+
+        let invalid = try CLI.run(["add", "--given", "X", "--surname", "Y", "email=not-an-address"] + arguments)
+        #expect(invalid.status == 65)
+        let noSurname = try CLI.run(["add", "--given", "X"] + arguments)
+        #expect(noSurname.status == 64)
+    }
+
+    @Test("set adds, replaces and removes values; bad input changes nothing")
+    func set() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.com"])])
+        let arguments = CLI.connectionArguments(server, base: base)
+        func mails() async throws -> Set<String> {
+            Set(try await connection.search(base: base, filter: .equal("sn", "Lovelace")).collect().first?.strings("mail") ?? [])
+        }
+        #expect(try CLI.run(["set", "ada", "email=countess@example.com"] + arguments).status == 0)
+        #expect(try await mails() == ["ada@example.com", "countess@example.com"])
+        let dry = try CLI.run(["set", "ada", "--replace", "email", "email=only@example.com", "--dry-run"] + arguments)
+        #expect(dry.stdout.contains("changetype: modify"))
+        #expect(dry.stdout.contains("delete: mail"))
+        #expect(try await mails() == ["ada@example.com", "countess@example.com"])
+        #expect(try CLI.run(["set", "ada", "--replace", "email", "email=only@example.com"] + arguments).status == 0)
+        #expect(try await mails() == ["only@example.com"])
+        #expect(try CLI.run(["set", "ada", "email=second@example.com", "--remove", "email=only@example.com"] + arguments).status == 0)
+        #expect(try await mails() == ["second@example.com"])
+        let bad = try CLI.run(["set", "ada", "email=fine@example.com", "birthday=10/12/1815"] + arguments)
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("birthday"))
+        #expect(try await mails() == ["second@example.com"], "nothing of a refused change is written")
+        let unreadable = try CLI.run(["set", "ada", "photo=@/nonexistent/face.jpg"] + arguments)
+        #expect(unreadable.status == 65)
+    }
+
+    @Test("photo writes the first matching person's JPEG; no photo is exit 1")
+    func photo() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [("Ada", "Lovelace", []), ("Adam", "Smith", [])])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let none = try CLI.run(["photo", "ada"] + arguments)
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("no photo found for ada"))
+        let file = server.directory.appendingPathComponent("face-\(UUID().uuidString.prefix(6)).jpg")
+        try Data(Self.jpeg).write(to: file)
+        let notJPEG = server.directory.appendingPathComponent("not.jpg")
+        try Data("GIF89a".utf8).write(to: notJPEG)
+        #expect(try CLI.run(["set", "adam", "photo=@\(notJPEG.path)"] + arguments).status == 65)
+        #expect(try CLI.run(["set", "adam", "photo=@\(file.path)"] + arguments).status == 0)
+        let found = try CLI.run(["photo", "ada"] + arguments)
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdoutBytes == Self.jpeg, "stdout is a pipe, so the bytes go there")
+        let output = server.directory.appendingPathComponent("out.jpg")
+        #expect(try CLI.run(["photo", "ada", "-o", output.path] + arguments).status == 0)
+        #expect([UInt8](try Data(contentsOf: output)) == Self.jpeg)
+    }
+
+    @Test("query prints mutt's format (and aerc's), ranked; no match is exit 1")
+    func query() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [
+            ("Ada", "Lovelace", ["ada@example.com", "countess@example.com"]), ("Adam", "Smith", ["adam@example.com"]),
+        ])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let mutt = try CLI.run(["query", "ada"] + arguments)
+        #expect(mutt.status == 0, "\(mutt.stderr)")
+        let lines = mutt.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[1] == "ada@example.com\tAda Lovelace\t")
+        #expect(lines[3] == "adam@example.com\tAdam Smith\t")
+        let aerc = try CLI.run(["query", "--format", "aerc", "ada"] + arguments)
+        #expect(aerc.stdout.split(separator: "\n").count == 3)
+        #expect(try CLI.run(["query", "zzz"] + arguments).status == 1)
+    }
+
+    @Test("fields lists built-in names, then the person attributes of the schema")
+    func fields() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [])
+        let result = try CLI.run(["fields", "--format", "json"] + CLI.connectionArguments(server, base: base))
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let fields = try #require(document["fields"] as? [[String: Any]])
+        #expect(fields.first?["name"] as? String == "email")
+        #expect(fields.contains { $0["name"] as? String == "roomNumber" })
+        #expect(!fields.contains { $0["name"] as? String == "olcAccess" })
+        #expect(!fields.contains { $0["name"] as? String == "userPassword" })
+        #expect(document["customFields"] as? Bool == true)
+    }
+}
