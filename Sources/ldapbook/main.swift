@@ -10,7 +10,7 @@ let parser = CommandLineParser(
     programName: "ldapbook",
     abstract: "An address book on your LDAP directory: find people and act on their details.",
     globalOptions: ConnectionOptions.specs,
-    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Local.spec])
+    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Local.spec])
 
 /// Runs the command line and returns the exit code.
 func run(_ arguments: [String]) async -> ExitCode {
@@ -30,6 +30,8 @@ func run(_ arguments: [String]) async -> ExitCode {
         case Photo.spec.name: return try await Photo.run(parsed)
         case Query.spec.name: return try await Query.run(parsed)
         case Fields.spec.name: return try await Fields.run(parsed)
+        case Import.spec.name: return try await Import.run(parsed)
+        case Export.spec.name: return try await Export.run(parsed)
         case Local.spec.name: return try await Local.run(parsed)
         default: return .usage
         }

@@ -1,0 +1,89 @@
+import CommandLineKit
+import Foundation
+import LDAPBook
+import LDAPKit
+
+/// `ldapbook export [NAME...]`: people as vCard, LDIF, JSON or CSV, streamed.
+enum Export {
+    static let spec = CommandSpec(
+        "export",
+        abstract: "Export people (all, or those NAME matches) as vCard, LDIF, JSON or CSV.",
+        discussion: "Entries stream from the directory page by page and are written as they arrive, so any directory exports in bounded memory. vCards are version 4.0 (--vcard-version 3.0 for older readers).",
+        options: [
+            OptionSpec(["--format"], .value("vcard|ldif|json|csv"), help: "output format (default vcard)"),
+            OptionSpec(["--vcard-version"], .value("4.0|3.0"), help: "vCard version (default 4.0)"),
+        ],
+        positionals: [PositionalSpec("NAME", help: "only people whose first or last name starts with NAME", isRepeating: true, isOptional: true)],
+        examples: [.init(summary: "Everyone, for khard", commandLine: "ldapbook export --format vcard > contacts.vcf")])
+
+    static let csvColumns: [(title: String, field: String?)] = [
+        ("dn", nil), ("given name", "given-name"), ("surname", "surname"), ("email", "email"), ("phone", "phone"),
+        ("mobile", "mobile"), ("organization", "organization"), ("title", "title"),
+    ]
+
+    static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        let format = try parsed.choice("--format", from: ["vcard", "ldif", "json", "csv"]) ?? "vcard"
+        let version: VCardVersion = (try parsed.choice("--vcard-version", from: ["4.0", "3.0"])) == "3.0" ? .v3 : .v4
+        let book = try await Directory.addressBook(parsed)
+        let registry = try await book.fieldRegistry()
+        var filter = LDAPFilter.equal("objectClass", "inetOrgPerson")
+        let words = parsed.positionals("NAME")
+        if !words.isEmpty {
+            filter = .and([filter, try NameQuery(words.joined(separator: " ")).filter])
+        }
+        let out = FileHandle.standardOutput
+        var csvFields: [Field?] = []
+        switch format {
+        case "ldif": out.write(Data(LDIFWriter.versionLine))
+        case "json": out.write(Data("[".utf8))
+        case "csv":
+            csvFields = try await csvColumns.asyncMap { try await $0.field.asyncMap { try await book.field(named: $0) } }
+            out.write(Data((csvColumns.map { csv($0.title) }.joined(separator: ",") + "\r\n").utf8))
+        default: break
+        }
+        var count = 0
+        for try await entry in book.connection.search(filter: filter, attributes: ["*"]) {
+            let person = Person(entry: entry)
+            switch format {
+            case "ldif":
+                out.write(Data(LDIFWriter.write(entry)))
+            case "json":
+                var fields: [String: Any] = [:]
+                for (field, values) in person.fieldValues(registry: registry) {
+                    fields[field.name] = values.map { field.kind.isBinary || $0.string == nil
+                        ? Data($0.bytes).base64EncodedString() : $0.lossyString }
+                }
+                let object: [String: Any] = ["dn": entry.dn.string, "fields": fields]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                out.write(Data(((count == 0 ? "\n" : ",\n") + String(decoding: data, as: UTF8.self)).utf8))
+            case "csv":
+                let cells = zip(csvColumns, csvFields).map { column, field -> String in
+                    guard let field else { return csv(entry.dn.string) }
+                    return csv(person.values(of: field).map(\.lossyString).joined(separator: "; "))
+                }
+                out.write(Data((cells.joined(separator: ",") + "\r\n").utf8))
+            default:
+                out.write(Data(VCardWriter.write(VCard(person: person, registry: registry, version: version)).utf8))
+            }
+            count += 1
+        }
+        if format == "json" { out.write(Data((count == 0 ? "]\n" : "\n]\n").utf8)) }
+        return count == 0 ? .nothingDone : .success
+    }
+
+    /// A CSV cell (RFC 4180), quoted when needed.
+    static func csv(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension Array {
+    /// Maps with an async throwing closure, in order.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(count)
+        for element in self { result.append(try await transform(element)) }
+        return result
+    }
+}

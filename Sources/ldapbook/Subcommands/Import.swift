@@ -1,0 +1,140 @@
+import CommandLineKit
+import Foundation
+import LDAPBook
+import LDAPKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `ldapbook import FILE...`: vCards and LDIF into the directory.
+enum Import {
+    static let spec = CommandSpec(
+        "import",
+        abstract: "Import people from vCard (3.0, 4.0) or LDIF files.",
+        discussion: """
+            A person already in the directory (same email, or same first and last name) gets the \
+            values they lack; anyone else is added. A card or record that cannot be imported is \
+            reported with its line and skipped; the rest go on. Each person is one atomic write. \
+            --dry-run reports what would change and writes nothing. A summary ends the run.
+            """,
+        options: [OptionSpec(["--dry-run"], help: "report what would change; write nothing")],
+        positionals: [PositionalSpec("FILE", help: "a .vcf or .ldif file (- for standard input)", isRepeating: true)],
+        examples: [.init(summary: "Import a phone's export", commandLine: "ldapbook import contacts.vcf")])
+
+    /// One card or record read from a file.
+    enum Item {
+        case person(NewPerson)
+        case rejected(String)
+    }
+
+    struct Tally {
+        var added = 0, updated = 0, unchanged = 0
+        var rejected: [String] = []
+    }
+
+    static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        let book = try await Directory.addressBook(parsed)
+        let registry = try await book.fieldRegistry()
+        let dryRun = parsed.flag("--dry-run")
+        var tally = Tally()
+        let progress = isatty(STDERR_FILENO) != 0
+        for path in parsed.positionals("FILE") {
+            let data: Data
+            if path == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else if let contents = FileManager.default.contents(atPath: path) {
+                data = contents
+            } else {
+                throw CommandFailure(.invalidValue, "cannot read \(path)")
+            }
+            let bytes = [UInt8](data)
+            let people: [Item]
+            if isLDIF(bytes, path: path) {
+                people = ldifPeople(bytes, registry: registry).map { item in
+                    if case .rejected(let reason) = item { return .rejected("\(path): \(reason)") }
+                    return item
+                }
+            } else {
+                people = VCardParser.cards(in: bytes).map { card -> Item in
+                    switch card {
+                    case .failure(let error): return .rejected("\(path): \(error)")
+                    case .success(let card):
+                        do {
+                            return .person(try card.newPerson(registry: registry))
+                        } catch {
+                            return .rejected("\(path): \((error as? AddressBookError)?.message ?? "\(error)")")
+                        }
+                    }
+                }
+            }
+            for (index, person) in people.enumerated() {
+                if progress {
+                    FileHandle.standardError.write(Data("\r\(path): \(index + 1)/\(people.count)".utf8))
+                }
+                switch person {
+                case .rejected(let reason):
+                    tally.rejected.append(reason)
+                case .person(let newPerson):
+                    do {
+                        switch try await book.importPerson(newPerson, dryRun: dryRun) {
+                        case .added: tally.added += 1
+                        case .updated: tally.updated += 1
+                        case .unchanged: tally.unchanged += 1
+                        }
+                    } catch let error as AddressBookError {
+                        tally.rejected.append("\(path): \(newPerson.commonName): \(error.message)")
+                    } catch let error as LDAPError where !error.isServerDown && !error.isInsufficientAccess {
+                        tally.rejected.append("\(path): \(newPerson.commonName): \(error.description)")
+                    }
+                }
+            }
+            if progress { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+        let verb = dryRun ? "would be " : ""
+        var summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
+        for reason in tally.rejected { summary += "  rejected: \(reason)\n" }
+        FileHandle.standardOutput.write(Data(summary.utf8))
+        return tally.rejected.isEmpty ? .success : .invalidValue
+    }
+
+    static func isLDIF(_ bytes: [UInt8], path: String) -> Bool {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".ldif") || lower.hasSuffix(".ldi") { return true }
+        if lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard") { return false }
+        let start = String(decoding: bytes.prefix(512), as: UTF8.self).lowercased()
+        return !start.contains("begin:vcard")
+    }
+
+    /// The people of an LDIF file: each entry (or add record) as a new person.
+    static func ldifPeople(_ bytes: [UInt8], registry: FieldRegistry) -> [Item] {
+        var results: [Item] = []
+        var stream = LDIFReader(bytes: bytes).stream()
+        while true {
+            let record: LDIFRecord
+            do {
+                guard let next = try stream.next() else { break }
+                record = next
+            } catch {
+                results.append(.rejected(error.description))
+                continue
+            }
+            let entry: LDAPEntry
+            switch record {
+            case .content(let content), .add(let content, _): entry = content
+            default:
+                results.append(.rejected("\(record.dn): only entries are imported, not changes"))
+                continue
+            }
+            let person = Person(entry: entry)
+            guard let surname = person.surnames.first else {
+                results.append(.rejected("\(entry.dn): no surname (sn)"))
+                continue
+            }
+            let values = person.fieldValues(registry: registry).filter { field, _ in
+                !["cn", "sn", "givenName", "uid"].contains(where: { $0.lowercased() == field.attribute.lowercased() })
+            }
+            results.append(.person(NewPerson(givenName: person.givenNames.first, surname: surname, values: values)))
+        }
+        return results
+    }
+}
