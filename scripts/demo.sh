@@ -3,17 +3,23 @@
 # people. Everything lives under .build/demo-home, so your own ldapbook data and
 # any directory you have configured are left alone. Each command is printed
 # before it runs, so you can repeat it.
+#
+# scripts/demo.sh stop   stops the demo's local directory afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/ensure-packages.sh
-swift build -c release --product ldapbook
-
 home="$PWD/.build/demo-home"
-mkdir -p "$home"
 export XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config"
 export LDAPNOINIT=1          # ignore ldap.conf and LDAP* variables: use the local directory
 export PATH="$PWD/.build/release:$PATH"
+
+if [ "${1:-}" = stop ]; then
+  exec ldapbook local stop
+fi
+
+scripts/ensure-packages.sh
+swift build -c release --product ldapbook
+mkdir -p "$home"
 
 step() {
   printf '\n$ %s\n' "$*"

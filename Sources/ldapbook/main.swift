@@ -10,7 +10,7 @@ let parser = CommandLineParser(
     programName: "ldapbook",
     abstract: "An address book on your LDAP directory: find people and act on their details.",
     globalOptions: ConnectionOptions.specs,
-    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Local.spec])
+    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec])
 
 /// Runs the command line and returns the exit code.
 func run(_ arguments: [String]) async -> ExitCode {
@@ -32,6 +32,7 @@ func run(_ arguments: [String]) async -> ExitCode {
         case Fields.spec.name: return try await Fields.run(parsed)
         case Import.spec.name: return try await Import.run(parsed)
         case Export.spec.name: return try await Export.run(parsed)
+        case Schema.spec.name: return try await Schema.run(parsed)
         case Local.spec.name: return try await Local.run(parsed)
         default: return .usage
         }

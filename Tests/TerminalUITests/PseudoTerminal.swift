@@ -75,11 +75,11 @@ final class PseudoTerminal: Sendable {
     }
 
     /// Waits until the prompt has written `text` after the first `mark` bytes; returns what it
-    /// wrote after the mark. Fails the test after twenty seconds (generous: a loaded machine is slow, not wrong).
+    /// wrote after the mark. Fails the test after sixty seconds (generous: a loaded machine is slow, not wrong).
     @discardableResult
     func waitForOutput(_ text: String, after mark: Int = 0,
                        sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while true {
             let written = received.withLock { String(decoding: $0.dropFirst(mark), as: UTF8.self) }
             if written.contains(text) { return written }
@@ -105,7 +105,7 @@ final class PseudoTerminal: Sendable {
     /// Waits until the terminal's settings satisfy `condition`; fails the test after two seconds.
     func waitForSettings(sourceLocation: SourceLocation = #_sourceLocation,
                          _ condition: (termios) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !condition(settings) {
             if ContinuousClock.now > deadline {
                 Issue.record("The terminal's settings never changed as expected", sourceLocation: sourceLocation)

@@ -36,7 +36,7 @@ enum SignalRecorder {
 
     /// Waits until the recorder has been called `count` times; fails after two seconds.
     static func waitForCalls(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while calls.load(ordering: .acquiring) < count {
             guard ContinuousClock.now < deadline else { throw CancellationError() }
             try await Task.sleep(for: .milliseconds(5))
