@@ -31,6 +31,11 @@ struct AdminCommandTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let fields = try #require(document["fields"] as? [String: Any])
         #expect(fields["phone"] as? [String] == ["+1 555 0100"])
+        let card = try CLI.run(["show", "grace", "--format", "vcard"] + arguments)
+        #expect(card.stdout.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\n"))
+        #expect(card.stdout.contains("EMAIL:grace@example.com"))
+        let ldif = try CLI.run(["show", "grace", "--format", "ldif"] + arguments)
+        #expect(ldif.stdout.contains("sn: Hopper"))
 
         let invalid = try CLI.run(["add", "--given", "X", "--surname", "Y", "email=not-an-address"] + arguments)
         #expect(invalid.status == 65)

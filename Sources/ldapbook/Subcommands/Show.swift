@@ -11,14 +11,14 @@ enum Show {
         abstract: "Show one person with every field.",
         discussion: "NAME must match one person (or use --pick, or give the DN). A photo is shown by its size; --photo-data includes it (base64) in JSON.",
         options: PersonArgument.options + [
-            OptionSpec(["--format"], .value("text|json"), help: "output format (default text)"),
+            OptionSpec(["--format"], .value("text|json|vcard|ldif"), help: "output format (default text)"),
             OptionSpec(["--photo-data"], help: "include photo bytes (base64) in JSON output"),
         ],
         positionals: [PositionalSpec("NAME", help: "a name that matches one person, or a DN", isRepeating: true)],
         examples: [.init(summary: "Everything about Ada", commandLine: "ldapbook show ada lovelace")])
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
-        let format = try parsed.choice("--format", from: ["text", "json"]) ?? "text"
+        let format = try parsed.choice("--format", from: ["text", "json", "vcard", "ldif"]) ?? "text"
         let book = try await Directory.addressBook(parsed)
         let registry = try await book.fieldRegistry()
         let summary = try await PersonArgument.resolve(parsed.positionals("NAME"), book: book, fields: [], parsed: parsed)
@@ -28,7 +28,11 @@ enum Show {
         let person = Person(entry: entry)
         let fields = person.fieldValues(registry: registry)
         let text: String
-        if format == "json" {
+        if format == "vcard" {
+            text = VCardWriter.write(VCard(person: person, registry: registry))
+        } else if format == "ldif" {
+            text = String(decoding: LDIFWriter.versionLine + LDIFWriter.write(entry), as: UTF8.self)
+        } else if format == "json" {
             var object: [String: Any] = ["dn": person.dn.string, "name": person.displayName]
             var values: [String: Any] = [:]
             for (field, fieldValues) in fields {
