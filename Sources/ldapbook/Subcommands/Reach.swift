@@ -70,9 +70,10 @@ enum Reach {
         }
 
         let book = try await Directory.addressBook(parsed)
+        let field = try await book.field(named: fieldName)
         let presenter = CommandLinePresenter(answers: answers, prompter: answers.noInput ? nil : TerminalUI.makePrompter())
-        let outcome = try await book.reach(field: fieldName, name: name, presenter: presenter) { person, value in
-            try action.run(person: person, value: value, field: try await book.field(named: fieldName))
+        let outcome = try await book.reach(field: field.name, name: name, presenter: presenter) { person, value in
+            try action.run(person: person, value: value, field: field)
         }
         switch outcome {
         case .reached: return .success
