@@ -140,6 +140,17 @@ struct ReachFlowTests {
         #expect(again.shown.count == 1)
     }
 
+    @Test("5 with cn-named entries: adding a name keeps the RDN's value, so the DN stays valid without a rename")
+    func nameAddedUnderCommonNameRDN() async throws {
+        let book = try await book([("Augusta", "King", ["augusta@example.com"])])
+        let before = try #require(try await book.connection.search(filter: .equal("mail", "augusta@example.com")).collect().first)
+        #expect(before.dn.rdn?.attributes.first?.type == "cn")
+        let presenter = ScriptedPresenter([.edit(EditAnswer(givenName: "Ada", surname: "Lovelace")), .confirm(true)])
+        try await book.reach(field: "email", name: "Ada Lovelace", presenter: presenter) { _, _ in }
+        let after = try #require(try await book.connection.read(before.dn))
+        #expect(Set(after.strings("cn")) == ["Augusta King", "Ada Lovelace"], "the RDN value stays; the new name is added")
+    }
+
     @Test("6: nobody: create the entry, confirm, act; the second call confirms at once")
     func stepSix() async throws {
         let book = try await book([])
