@@ -39,8 +39,12 @@ struct ConfigurationLDIF {
         for file in configuration.extraSchemaFiles {
             schemas.append(try SchemaEntry.ldif(contentsOf: file, position: schemas.count))
         }
+        try configuration.replication?.validate()
         var entries = [globalEntry, moduleEntry, schemaRootEntry] + schemas
-        entries += [frontendEntry, configDatabaseEntry, mainDatabaseEntry]
+        entries += [frontendEntry, configDatabaseEntry, try mainDatabaseEntry()]
+        if let replication = configuration.replication {
+            entries += try accessLogEntries(replication)
+        }
         let extra = configuration.extraConfigurationLDIF.trimmingTrailingWhitespace()
         if !extra.isEmpty {
             entries.append(extra + "\n")
@@ -68,6 +72,9 @@ struct ConfigurationLDIF {
                 lines.append(LDIFLine.attribute("olcTLSCACertificateFile", caCertificateFile.path))
             }
         }
+        if let replication = configuration.replication {
+            lines.append("olcServerID: \(replication.serverID)")
+        }
         lines += configuration.extraGlobalAttributes
         return Self.entry(lines)
     }
@@ -80,7 +87,10 @@ struct ConfigurationLDIF {
             "cn: module{0}",
             LDIFLine.attribute("olcModulePath", configuration.modulePath.path),
         ]
-        let modules = ["back_mdb"] + configuration.extraModules.filter { $0 != "back_mdb" }
+        var modules = ["back_mdb"] + configuration.extraModules.filter { $0 != "back_mdb" }
+        if configuration.replication != nil {
+            modules += ["syncprov", "accesslog"].filter { !modules.contains($0) }
+        }
         for (position, module) in modules.enumerated() {
             lines.append(LDIFLine.attribute("olcModuleLoad", "{\(position)}\(module)"))
         }
@@ -123,9 +133,9 @@ struct ConfigurationLDIF {
         ])
     }
 
-    /// `olcDatabase={1}mdb`: the suffix, its root DN and password, storage, indexes and
-    /// access rules.
-    var mainDatabaseEntry: String {
+    /// `olcDatabase={1}mdb`: the suffix, its root DN and password, storage, indexes,
+    /// access rules and limits, and the replication consumers.
+    func mainDatabaseEntry() throws(SlapdError) -> String {
         var lines = [
             "dn: olcDatabase={1}mdb,cn=config",
             "objectClass: olcDatabaseConfig",
@@ -149,8 +159,100 @@ struct ConfigurationLDIF {
         for (position, limit) in configuration.databaseLimits.enumerated() {
             lines.append(LDIFLine.attribute("olcLimits", "{\(position)}\(limit)"))
         }
+        if let replication = configuration.replication {
+            lines += try syncReplicationAttributes(replication)
+        }
         lines += configuration.extraDatabaseAttributes
         return Self.entry(lines)
+    }
+
+    /// One `olcSyncrepl` consumer per peer, then `olcMultiProvider: TRUE`.
+    ///
+    /// The consumers replicate changes, not whole entries (delta-syncrepl): each reads the
+    /// successful writes of its peer from the peer's access log, so that values added to
+    /// the same entry on two servers at once are all kept, where whole-entry replication
+    /// would let the later entry replace the earlier one.
+    func syncReplicationAttributes(_ replication: SlapdConfiguration.Replication) throws(SlapdError) -> [String] {
+        let bindDN = replication.bindDN ?? configuration.rootDN
+        let credentials = replication.credentials ?? configuration.rootPassword
+        guard SlapdConfiguration.Replication.isQuotable(bindDN) else {
+            throw SlapdError(.invalidConfiguration, "The root DN may not contain double quotes, backslashes or control characters when it binds for replication; set a replication bind DN.")
+        }
+        guard !credentials.isEmpty, SlapdConfiguration.Replication.isQuotable(credentials) else {
+            throw SlapdError(.invalidConfiguration, "Replication needs a password for \(bindDN) of printable ASCII characters other than \" and \\.")
+        }
+        var lines: [String] = []
+        for (position, peer) in replication.peers.enumerated() {
+            let consumer = [
+                "rid=" + String(format: "%03d", position + 1),
+                "provider=\(peer)",
+                "bindmethod=simple",
+                "binddn=\"\(bindDN)\"",
+                "credentials=\"\(credentials)\"",
+                "searchbase=\(Self.quoted(configuration.suffix))",
+                "type=refreshAndPersist",
+                "syncdata=accesslog",
+                "logbase=\"\(Self.accessLogSuffix)\"",
+                "logfilter=\"(&(objectClass=auditWriteObject)(reqResult=0))\"",
+                "retry=\"\(replication.retry)\"",
+                "network-timeout=\(replication.networkTimeout)",
+                "timeout=\(replication.networkTimeout)",
+            ].joined(separator: " ")
+            lines.append(LDIFLine.attribute("olcSyncrepl", "{\(position)}\(consumer)"))
+        }
+        lines.append("olcMultiProvider: TRUE")
+        return lines
+    }
+
+    /// The suffix of the access log database that delta-syncrepl reads.
+    static let accessLogSuffix = "cn=accesslog"
+
+    /// The entries that make the database a replication provider: the access log
+    /// database (`olcDatabase={2}mdb`, `cn=accesslog`, readable only by the replication
+    /// bind DN) with its own `syncprov` overlay, then the main database's `syncprov` and
+    /// `accesslog` overlays. The log keeps successful writes for a week.
+    func accessLogEntries(_ replication: SlapdConfiguration.Replication) throws(SlapdError) -> [String] {
+        let replicator = Self.quoted(replication.bindDN ?? configuration.rootDN)
+        let logDatabase = Self.entry([
+            "dn: olcDatabase={2}mdb,cn=config",
+            "objectClass: olcDatabaseConfig",
+            "objectClass: olcMdbConfig",
+            "olcDatabase: {2}mdb",
+            "olcSuffix: \(Self.accessLogSuffix)",
+            LDIFLine.attribute("olcDbDirectory", layout.accessLogDirectory.path),
+            "olcDbMaxSize: \(configuration.databaseMaxSize)",
+            "olcDbIndex: default eq",
+            "olcDbIndex: entryCSN,objectClass,reqEnd,reqResult,reqStart,reqDN",
+            LDIFLine.attribute("olcAccess", "{0}to * by dn.exact=\(replicator) read by * none"),
+            LDIFLine.attribute("olcLimits", "{0}dn.exact=\(replicator) time=unlimited size=unlimited"),
+        ])
+        let logProvider = Self.entry([
+            "dn: olcOverlay={0}syncprov,olcDatabase={2}mdb,cn=config",
+            "objectClass: olcOverlayConfig",
+            "objectClass: olcSyncProvConfig",
+            "olcOverlay: {0}syncprov",
+            "olcSpNoPresent: TRUE",
+            "olcSpReloadHint: TRUE",
+        ])
+        let provider = Self.entry([
+            "dn: olcOverlay={0}syncprov,olcDatabase={1}mdb,cn=config",
+            "objectClass: olcOverlayConfig",
+            "objectClass: olcSyncProvConfig",
+            "olcOverlay: {0}syncprov",
+            "olcSpCheckpoint: 100 10",
+            "olcSpSessionLog: 10000",
+        ])
+        let log = Self.entry([
+            "dn: olcOverlay={1}accesslog,olcDatabase={1}mdb,cn=config",
+            "objectClass: olcOverlayConfig",
+            "objectClass: olcAccessLogConfig",
+            "olcOverlay: {1}accesslog",
+            "olcAccessLogDB: \(Self.accessLogSuffix)",
+            "olcAccessLogOps: writes",
+            "olcAccessLogSuccess: TRUE",
+            "olcAccessLogPurge: 07+00:00 01+00:00",
+        ])
+        return [logDatabase, logProvider, provider, log]
     }
 
     /// Joins attribute lines into an entry terminated by a line break.

@@ -27,6 +27,9 @@ struct InstanceLayout: Sendable {
     /// The LMDB database directory.
     var databaseDirectory: URL { directory.appendingPathComponent("data", isDirectory: true) }
 
+    /// The LMDB directory of the access log that replication peers read.
+    var accessLogDirectory: URL { directory.appendingPathComponent("accesslog", isDirectory: true) }
+
     /// The file slapd writes its process identifier to.
     var pidFile: URL { directory.appendingPathComponent("slapd.pid") }
 

@@ -55,12 +55,15 @@ extension Slapd {
             layout: layout,
             userID: userID,
             groupID: groupID,
-            rootPasswordHash: configuration.rootPassword.isEmpty ? nil : SaltedSHA1.hash(configuration.rootPassword)
+            rootPasswordHash: configuration.rootPasswordValue()
         ).render()
 
         do {
             try createDirectory(layout.configurationDirectory)
             try createDirectory(layout.databaseDirectory)
+            if configuration.replication != nil {
+                try createDirectory(layout.accessLogDirectory)
+            }
             try TextFile.write(ldif, to: layout.configurationLDIF)
             try runSlapadd(["-n0", "-F", layout.configurationDirectory.path, "-l", layout.configurationLDIF.path],
                            configuration: configuration, layout: layout,
@@ -77,6 +80,7 @@ extension Slapd {
         } catch {
             try? FileManager.default.removeItem(at: layout.configurationDirectory)
             try? FileManager.default.removeItem(at: layout.databaseDirectory)
+            try? FileManager.default.removeItem(at: layout.accessLogDirectory)
             throw error
         }
     }

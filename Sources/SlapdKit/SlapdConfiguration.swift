@@ -25,6 +25,13 @@ public struct SlapdConfiguration: Sendable {
     /// only as the current user over ldapi, with SASL EXTERNAL.
     public var rootPassword: String = "secret"
 
+    /// An `olcRootPW` value written as it is instead of a hash of ``rootPassword``, e.g. one
+    /// made by `slappasswd`; `nil` (the default) hashes ``rootPassword``.
+    ///
+    /// Clients of ``Slapd`` still bind with ``rootPassword``, so the two must agree when both
+    /// are used.
+    public var rootPasswordHash: String?
+
     /// Where the configuration, database, pid file and ldapi socket live.
     ///
     /// `nil` creates a fresh directory with a short name under `/tmp` (the ldapi socket path
@@ -132,6 +139,10 @@ public struct SlapdConfiguration: Sendable {
 
     /// Server certificate settings; `nil` runs without TLS.
     public var tls: TLS?
+
+    /// Multi-provider replication with other servers; `nil` (the default) runs a server
+    /// of its own. Setting it loads the `syncprov` module.
+    public var replication: Replication?
 
     /// Attribute lines appended verbatim to the `cn=config` entry, e.g. `olcServerID: 1`.
     public var extraGlobalAttributes: [String] = []
