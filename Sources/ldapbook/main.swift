@@ -10,7 +10,7 @@ let parser = CommandLineParser(
     programName: "ldapbook",
     abstract: "An address book on your LDAP directory: find people and act on their details.",
     globalOptions: ConnectionOptions.specs,
-    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec,
+    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec, ServerConfig.spec,
                Documentation.completionSpec, Documentation.manpageSpec])
 
 /// Runs the command line and returns the exit code.
@@ -35,6 +35,7 @@ func run(_ arguments: [String]) async -> ExitCode {
         case Export.spec.name: return try await Export.run(parsed)
         case Schema.spec.name: return try await Schema.run(parsed)
         case Local.spec.name: return try await Local.run(parsed)
+        case ServerConfig.spec.name: return try ServerConfig.run(parsed)
         case Documentation.completionSpec.name: return try Documentation.runCompletion(parsed, parser: parser)
         case Documentation.manpageSpec.name: return Documentation.runManpage(parser: parser)
         default: return .usage
