@@ -1,7 +1,7 @@
 # ldapbook: build and test on Debian with the Swift toolchain.
 SWIFT ?= swift
 
-.PHONY: all deps build test demo clean
+.PHONY: all deps build test demo docker-check clean
 
 all: build
 
@@ -20,6 +20,10 @@ test: deps
 # Builds release, starts a local directory of generated people and tours the commands.
 demo:
 	@scripts/demo.sh
+
+# Validates docker-compose.yml (installs Debian's docker-compose when missing).
+docker-check:
+	@scripts/check-docker.sh
 
 clean:
 	$(SWIFT) package clean
