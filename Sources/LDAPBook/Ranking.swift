@@ -114,9 +114,27 @@ extension AddressBook {
     ///   - base: where to search; `nil` means the connection's default base.
     public func rank(field: Field?, name: NameQuery, base: DistinguishedName? = nil) async throws -> Ranking {
         let attributes = Person.attributes(for: field.map { [$0] } ?? [])
+        var entries: [LDAPEntry] = []
+        for try await entry in connection.search(base: base, filter: name.filter, attributes: attributes) {
+            entries.append(entry)
+        }
+        let tiers = Ranking.nameTiers(of: entries, field: field, name: name)
+        return Ranking(
+            query: name, field: field, fieldAndName: tiers.fieldAndName, nameOnly: tiers.nameOnly,
+            fieldOnly: field.map { FieldOnlyCursor(connection: connection, base: base, field: $0, query: name) })
+    }
+}
+
+extension Ranking {
+    /// Ranks entries whose names matched `name` into the two name tiers, best first:
+    /// those with a value of `field`, then those without (with no field, every entry is
+    /// in ``nameOnly``). This is the in-process half of ``AddressBook/rank(field:name:base:)``.
+    public static func nameTiers(of entries: [LDAPEntry], field: Field?, name: NameQuery)
+        -> (fieldAndName: [Candidate], nameOnly: [Candidate])
+    {
         var withField: [Candidate] = []
         var withoutField: [Candidate] = []
-        for try await entry in connection.search(base: base, filter: name.filter, attributes: attributes) {
+        for entry in entries {
             let person = Person(entry: entry)
             let score = NameScore(tokens: name.tokens, givenNames: person.givenNames, surnames: person.surnames)
             guard let field else {
@@ -130,11 +148,7 @@ extension AddressBook {
                 withField.append(Candidate(person: person, tier: .fieldAndName, score: score, values: values))
             }
         }
-        return Ranking(
-            query: name, field: field,
-            fieldAndName: withField.sorted(by: Candidate.ranksBefore),
-            nameOnly: withoutField.sorted(by: Candidate.ranksBefore),
-            fieldOnly: field.map { FieldOnlyCursor(connection: connection, base: base, field: $0, query: name) })
+        return (withField.sorted(by: Candidate.ranksBefore), withoutField.sorted(by: Candidate.ranksBefore))
     }
 }
 

@@ -72,16 +72,35 @@ public enum SamplePeople {
     /// `count` people for `seed`; the same arguments give the same people.
     /// The first are ``wellKnown``.
     public static func generate(count: Int, seed: UInt64 = 1815, photoCount: Int = 6) -> [SamplePerson] {
-        var random = SplitMix(seed: seed)
-        var people: [SamplePerson] = Array(wellKnown.prefix(count)).map { person in
-            var person = person
-            if person.photoIndex.map({ $0 >= photoCount }) ?? false { person.photoIndex = nil }
-            return person
+        Array(Generator(count: count, seed: seed, photoCount: photoCount))
+    }
+
+    /// The people of ``generate(count:seed:photoCount:)``, one at a time, so that millions
+    /// can be written out in constant memory.
+    public struct Generator: Sequence, IteratorProtocol, Sendable {
+        private let count: Int
+        private let photoCount: Int
+        private var random: SplitMix
+        private var index = 0
+        private var used: [String: Int] = [:]
+
+        /// The generator of `count` people for `seed`, with photo indexes below `photoCount`.
+        public init(count: Int, seed: UInt64 = 1815, photoCount: Int = 6) {
+            self.count = count
+            self.photoCount = photoCount
+            random = SplitMix(seed: seed)
+            for person in wellKnown.prefix(count) { used["\(person.givenName) \(person.surname)"] = 1 }
         }
-        people.reserveCapacity(count)
-        var used: [String: Int] = [:]
-        for person in people { used["\(person.givenName) \(person.surname)"] = 1 }
-        for index in people.count..<max(count, people.count) {
+
+        /// The next person, or `nil` after `count`.
+        public mutating func next() -> SamplePerson? {
+            guard index < count else { return nil }
+            defer { index += 1 }
+            if index < wellKnown.count {
+                var person = wellKnown[index]
+                if person.photoIndex.map({ $0 >= photoCount }) ?? false { person.photoIndex = nil }
+                return person
+            }
             let culture = names[Int(random.next() % UInt64(names.count))]
             let given = culture.given[Int(random.next() % UInt64(culture.given.count))]
             let surname = culture.surnames[Int(random.next() % UInt64(culture.surnames.count))]
@@ -103,9 +122,8 @@ public enum SamplePeople {
             if random.next() % 100 < 10 { person.customFields.append(("shoe-size", String(36 + random.next() % 12))) }
             if random.next() % 100 < 5 { person.customFields.append(("desk", "B-\(random.next() % 400)")) }
             if photoCount > 0 && random.next() % 100 < 20 { person.photoIndex = Int(random.next() % UInt64(photoCount)) }
-            people.append(person)
+            return person
         }
-        return people
     }
 
     private static func organizationDomain(_ index: Int) -> String {
