@@ -69,10 +69,11 @@ enum FieldAssignment {
         let text = String(argument[argument.index(after: equals)...])
         if text.hasPrefix("@") && text.count > 1 {
             let path = ConnectionOptions.expandingTilde(String(text.dropFirst()))
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure(.invalidValue, "\(field.name): cannot read the file \(path)")
+            do {
+                return (field, LDAPValue(bytes: [UInt8](try UserFile.read(path))))
+            } catch let failure as CommandFailure {
+                throw CommandFailure(failure.exitCode, "\(field.name): \(failure.message)")
             }
-            return (field, LDAPValue(bytes: [UInt8](data)))
         }
         return (field, LDAPValue(text))
     }

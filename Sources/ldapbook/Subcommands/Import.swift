@@ -42,10 +42,8 @@ enum Import {
             let data: Data
             if path == "-" {
                 data = FileHandle.standardInput.readDataToEndOfFile()
-            } else if let contents = FileManager.default.contents(atPath: path) {
-                data = contents
             } else {
-                throw CommandFailure(.invalidValue, "cannot read \(path)")
+                data = try UserFile.read(path)
             }
             let bytes = [UInt8](data)
             let people: [Item]
