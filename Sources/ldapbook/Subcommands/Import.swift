@@ -33,38 +33,20 @@ enum Import {
     }
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        // Every file is read before anything is written (or even connected to), so a file that
+        // cannot be read stops the import with the directory as it was.
+        var files: [(path: String, bytes: [UInt8])] = []
+        for path in parsed.positionals("FILE") {
+            let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try UserFile.read(path)
+            files.append((path, [UInt8](data)))
+        }
         let book = try await Directory.addressBook(parsed)
         let registry = try await book.fieldRegistry()
         let dryRun = parsed.flag("--dry-run")
         var tally = Tally()
         let progress = isatty(STDERR_FILENO) != 0
-        for path in parsed.positionals("FILE") {
-            let data: Data
-            if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                data = try UserFile.read(path)
-            }
-            let bytes = [UInt8](data)
-            let people: [Item]
-            if isLDIF(bytes, path: path) {
-                people = ldifPeople(bytes, registry: registry).map { item in
-                    if case .rejected(let reason) = item { return .rejected("\(path): \(reason)") }
-                    return item
-                }
-            } else {
-                people = VCardParser.cards(in: bytes).map { card -> Item in
-                    switch card {
-                    case .failure(let error): return .rejected("\(path): \(error)")
-                    case .success(let card):
-                        do {
-                            return .person(try card.newPerson(registry: registry))
-                        } catch {
-                            return .rejected("\(path): \((error as? AddressBookError)?.message ?? "\(error)")")
-                        }
-                    }
-                }
-            }
+        for (path, bytes) in files {
+            let people = items(in: bytes, path: path, registry: registry)
             for (index, person) in people.enumerated() {
                 if progress {
                     FileHandle.standardError.write(Data("\r\(path): \(index + 1)/\(people.count)".utf8))
@@ -93,6 +75,28 @@ enum Import {
         for reason in tally.rejected { summary += "  rejected: \(reason)\n" }
         FileHandle.standardOutput.write(Data(summary.utf8))
         return tally.rejected.isEmpty ? .success : .invalidValue
+    }
+
+    /// The people of one file's bytes, vCard or LDIF, and the cards or records rejected
+    /// before any write, each reason starting with `path`.
+    static func items(in bytes: [UInt8], path: String, registry: FieldRegistry) -> [Item] {
+        if isLDIF(bytes, path: path) {
+            return ldifPeople(bytes, registry: registry).map { item in
+                if case .rejected(let reason) = item { return .rejected("\(path): \(reason)") }
+                return item
+            }
+        }
+        return VCardParser.cards(in: bytes).map { card -> Item in
+            switch card {
+            case .failure(let error): return .rejected("\(path): \(error)")
+            case .success(let card):
+                do {
+                    return .person(try card.newPerson(registry: registry))
+                } catch {
+                    return .rejected("\(path): \((error as? AddressBookError)?.message ?? "\(error)")")
+                }
+            }
+        }
     }
 
     static func isLDIF(_ bytes: [UInt8], path: String) -> Bool {
