@@ -23,7 +23,9 @@ enum Import {
 
     /// One card or record read from a file.
     enum Item {
-        case person(NewPerson)
+        /// A person to import, and the line their card or record starts on.
+        case person(NewPerson, line: Int?)
+        /// Why a card or record cannot be imported, naming the file and the line.
         case rejected(String)
     }
 
@@ -54,7 +56,8 @@ enum Import {
                 switch person {
                 case .rejected(let reason):
                     tally.rejected.append(reason)
-                case .person(let newPerson):
+                case .person(let newPerson, let line):
+                    let source = "\(path): " + (line.map { "line \($0): " } ?? "") + newPerson.commonName
                     do {
                         switch try await book.importPerson(newPerson, dryRun: dryRun) {
                         case .added: tally.added += 1
@@ -62,9 +65,9 @@ enum Import {
                         case .unchanged: tally.unchanged += 1
                         }
                     } catch let error as AddressBookError {
-                        tally.rejected.append("\(path): \(newPerson.commonName): \(error.message)")
+                        tally.rejected.append("\(source): \(error.message)")
                     } catch let error as LDAPError where !error.isServerDown && !error.isInsufficientAccess {
-                        tally.rejected.append("\(path): \(newPerson.commonName): \(error.description)")
+                        tally.rejected.append("\(source): \(error.description)")
                     }
                 }
             }
@@ -91,7 +94,7 @@ enum Import {
             case .failure(let error): return .rejected("\(path): \(error)")
             case .success(let card):
                 do {
-                    return .person(try card.newPerson(registry: registry))
+                    return .person(try card.newPerson(registry: registry), line: card.line)
                 } catch {
                     return .rejected("\(path): \((error as? AddressBookError)?.message ?? "\(error)")")
                 }
@@ -120,22 +123,23 @@ enum Import {
                 results.append(.rejected(error.description))
                 continue
             }
+            let line = stream.recordLine
             let entry: LDAPEntry
             switch record {
             case .content(let content), .add(let content, _): entry = content
             default:
-                results.append(.rejected("\(record.dn): only entries are imported, not changes"))
+                results.append(.rejected("line \(line): \(record.dn): only entries are imported, not changes"))
                 continue
             }
             let person = Person(entry: entry)
             guard let surname = person.surnames.first else {
-                results.append(.rejected("\(entry.dn): no surname (sn)"))
+                results.append(.rejected("line \(line): \(entry.dn): no surname (sn)"))
                 continue
             }
             let values = person.fieldValues(registry: registry).filter { field, _ in
                 !["cn", "sn", "givenName", "uid"].contains(where: { $0.lowercased() == field.attribute.lowercased() })
             }
-            results.append(.person(NewPerson(givenName: person.givenNames.first, surname: surname, values: values)))
+            results.append(.person(NewPerson(givenName: person.givenNames.first, surname: surname, values: values), line: line))
         }
         return results
     }
