@@ -14,7 +14,7 @@ enum Import {
         discussion: """
             A person already in the directory (same email, or same first and last name) gets the \
             values they lack; anyone else is added. A card or record that cannot be imported is \
-            reported with its line and skipped; the rest go on. Each person is one atomic write. \
+            reported on standard error with its file and line, and skipped; the rest go on. Each person is one atomic write. \
             --dry-run reports what would change and writes nothing. A summary ends the run.
             """,
         options: [OptionSpec(["--dry-run"], help: "report what would change; write nothing")],
@@ -74,8 +74,9 @@ enum Import {
             if progress { FileHandle.standardError.write(Data("\n".utf8)) }
         }
         let verb = dryRun ? "would be " : ""
-        var summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
-        for reason in tally.rejected { summary += "  rejected: \(reason)\n" }
+        let summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
+        let reasons = tally.rejected.map { "ldapbook: rejected: \($0)\n" }.joined()
+        FileHandle.standardError.write(Data(reasons.utf8))
         FileHandle.standardOutput.write(Data(summary.utf8))
         return tally.rejected.isEmpty ? .success : .invalidValue
     }
