@@ -25,6 +25,23 @@ enum UserFile {
         }
     }
 
+    /// The names of the entries of the directory at `path`, without `.` and `..`.
+    ///
+    /// - Throws: ``CommandFailure`` with ``ExitCode/noInput`` naming the directory and the reason
+    ///   (no such file, not a directory, permission denied).
+    static func names(inDirectory path: String) throws -> [String] {
+        guard let stream = opendir(path) else {
+            throw CommandFailure(.noInput, "cannot list \(path): \(reason(errno))")
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// Writes `bytes` to the file at `path`, creating or truncating it.
     ///
     /// - Throws: ``CommandFailure`` with ``ExitCode/cannotCreate`` naming the file and the reason.
