@@ -69,11 +69,19 @@ enum FieldAssignment {
         let text = String(argument[argument.index(after: equals)...])
         if text.hasPrefix("@") && text.count > 1 {
             let path = ConnectionOptions.expandingTilde(String(text.dropFirst()))
+            let value: LDAPValue
             do {
-                return (field, LDAPValue(bytes: [UInt8](try UserFile.read(path))))
+                value = LDAPValue(bytes: [UInt8](try UserFile.read(path)))
             } catch let failure as CommandFailure {
                 throw CommandFailure(failure.exitCode, "\(field.name): \(failure.message)")
             }
+            // Checked here, while the file is known, so the message can name it.
+            do {
+                try field.validate([value])
+            } catch {
+                throw AddressBookError(error.code, "\(path): \(error.message)")
+            }
+            return (field, value)
         }
         return (field, LDAPValue(text))
     }
