@@ -331,3 +331,38 @@ struct BadInputTests {
         await connection.close()
     }
 }
+
+@Suite("Bad photos for local sample: refused before anyone is added")
+struct LocalSampleBadInputTests {
+    @Test("a missing --photos directory, and a .jpg that is not a JPEG after a good one")
+    func badPhotos() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("lb-sample-\(UUID().uuidString.prefix(6))")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                           "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "LDAPNOINIT": "1"]
+        defer { _ = try? CLI.run(["local", "stop"], environment: environment) }
+        let photos = home.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try Data(BadInputFiles.jpeg).write(to: photos.appendingPathComponent("a.jpg"))
+        try Data("GIF89a, not a JPEG".utf8).write(to: photos.appendingPathComponent("b.jpg"))
+
+        #expect(try CLI.run(["local", "sample", "--count", "3"], environment: environment).status == 0)
+        let before = try CLI.run(["export", "--format", "ldif"], environment: environment)
+        #expect(before.stdout.components(separatedBy: "\ndn: ").count == 4, "three people: \(before.stdout)")
+
+        let missing = try CLI.run(["local", "sample", "--photos", home.appendingPathComponent("none").path], environment: environment)
+        #expect(missing.status == 66, "\(missing.stderr)")
+        #expect(missing.stderr.contains("--photos: cannot list"))
+        #expect(missing.stderr.contains("no such file or directory"))
+        #expect(missing.stdout.isEmpty)
+
+        let notJPEG = try CLI.run(["local", "sample", "--count", "50", "--photos", photos.path], environment: environment)
+        #expect(notJPEG.status == 65, "\(notJPEG.stderr)")
+        #expect(notJPEG.stderr.contains("b.jpg"))
+        #expect(notJPEG.stderr.contains("must be a JPEG image"))
+        #expect(notJPEG.stdout.isEmpty)
+
+        let after = try CLI.run(["export", "--format", "ldif"], environment: environment)
+        #expect(after.stdout == before.stdout, "nothing added")
+    }
+}
