@@ -29,6 +29,11 @@ public struct LDIFStream: ~Copyable, Sendable {
     /// Whether no record has been read yet, so a `version:` line may come.
     private var isAtStart = true
 
+    /// The line the record last returned by ``next()`` starts on (its `dn:` line, or the
+    /// first line after a `version:` line); 0 before the first record. A caller that
+    /// rejects a well-formed record can name its line with this.
+    public private(set) var recordLine = 0
+
     /// A stream of the records in `source`.
     init(source: consuming LDIFByteSource, allowsFileURLs: Bool) {
         lines = LDIFLineReader(source: source)
@@ -50,6 +55,7 @@ public struct LDIFStream: ~Copyable, Sendable {
                     if recordLines.isEmpty { continue }
                 }
             }
+            recordLine = recordLines[0].number
             var parser = LDIFRecordParser(lines: recordLines, allowsFileURLs: allowsFileURLs)
             return try parser.parse()
         }

@@ -101,6 +101,14 @@ final class CommandLinePresenter: ReachPresenter {
     }
 
     func edit(_ request: EditRequest) async throws -> EditAnswer? {
+        // With one candidate the flow goes straight to filling them in, with no list for --new
+        // to answer; --given and --surname were meant for a new entry, not for this person's.
+        if answers.new && !listAnswered.withLock({ $0 }) {
+            let person = request.person.displayName
+            let reason = request.needsName ? "who has \(request.field.name) under another name" : "who has no \(request.field.name)"
+            throw CommandFailure(.usage, "--new: the only candidate is \(person), \(reason), so there is no list to add a new "
+                + "entry from; add the new person with ldapbook add, or leave out --new to fill in \(person)")
+        }
         var answer = EditAnswer()
         if request.needsName {
             answer.givenName = answers.givenName ?? request.suggestedGivenName

@@ -15,10 +15,14 @@ enum ExitCode: Int32 {
     case usage = 64
     /// A value or name is invalid (`EX_DATAERR`).
     case invalidValue = 65
+    /// An input file cannot be read: missing, a directory, or not readable (`EX_NOINPUT`).
+    case noInput = 66
     /// The directory cannot be reached (`EX_UNAVAILABLE`).
     case unavailable = 69
     /// Something that should not happen (`EX_SOFTWARE`).
     case internalError = 70
+    /// An output file cannot be created or written (`EX_CANTCREAT`).
+    case cannotCreate = 73
     /// The directory refused: insufficient access or wrong credentials (`EX_NOPERM`).
     case noPermission = 77
 

@@ -69,10 +69,19 @@ enum FieldAssignment {
         let text = String(argument[argument.index(after: equals)...])
         if text.hasPrefix("@") && text.count > 1 {
             let path = ConnectionOptions.expandingTilde(String(text.dropFirst()))
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure(.invalidValue, "\(field.name): cannot read the file \(path)")
+            let value: LDAPValue
+            do {
+                value = LDAPValue(bytes: [UInt8](try UserFile.read(path)))
+            } catch let failure as CommandFailure {
+                throw CommandFailure(failure.exitCode, "\(field.name): \(failure.message)")
             }
-            return (field, LDAPValue(bytes: [UInt8](data)))
+            // Checked here, while the file is known, so the message can name it.
+            do {
+                try field.validate([value])
+            } catch {
+                throw AddressBookError(error.code, "\(path): \(error.message)")
+            }
+            return (field, value)
         }
         return (field, LDAPValue(text))
     }

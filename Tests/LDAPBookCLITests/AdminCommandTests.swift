@@ -66,7 +66,8 @@ struct AdminCommandTests {
         #expect(bad.stderr.contains("birthday"))
         #expect(try await mails() == ["second@example.com"], "nothing of a refused change is written")
         let unreadable = try CLI.run(["set", "ada", "photo=@/nonexistent/face.jpg"] + arguments)
-        #expect(unreadable.status == 65)
+        #expect(unreadable.status == 66, "EX_NOINPUT: \(unreadable.stderr)")
+        #expect(unreadable.stderr.contains("no such file or directory"))
     }
 
     @Test("photo writes the first matching person's JPEG; no photo is exit 1")

@@ -25,10 +25,19 @@ enum CLI {
     }
 
     /// Runs ldapbook with `arguments`, no terminal, stdin from /dev/null (or `input`).
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    ///
+    /// With a `launcher` (such as `setpriv --reuid=...`), that command runs `binary` (by default
+    /// the built ldapbook) with the arguments.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+                    launcher: [String] = [], binary: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [(binary ?? executable).path] + arguments
+        } else {
+            process.executableURL = binary ?? executable
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["LDAPNOINIT"] = "1"
         for (key, value) in environment { env[key] = value }

@@ -74,6 +74,16 @@ struct LDIFStreamTests {
         }
     }
 
+    @Test("recordLine is the line each record starts on, past a version line and comments")
+    func recordLines() throws {
+        let ldif = "version: 1\n# people\ndn: cn=a,dc=example\ncn: a\n\n\n# folded\n  comment\ndn: cn=b,\n dc=example\ncn: b\n"
+        var stream = LDIFReader(text: ldif).stream()
+        #expect(stream.recordLine == 0)
+        var lines: [String: Int] = [:]
+        while let record = try stream.next() { lines[record.dn.string] = stream.recordLine }
+        #expect(lines == ["cn=a,dc=example": 3, "cn=b,dc=example": 9])
+    }
+
     @Test("Input with no records gives none")
     func empty() throws {
         for text in ["", "\n\n", "version: 1\n", "version: 1\n\n# nothing here\n", "# only\n# comments"] {

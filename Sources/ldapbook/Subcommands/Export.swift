@@ -68,7 +68,12 @@ enum Export {
             count += 1
         }
         if format == "json" { out.write(Data((count == 0 ? "]\n" : "\n]\n").utf8)) }
-        return count == 0 ? .nothingDone : .success
+        guard count > 0 else {
+            let who = words.isEmpty ? "no people in the directory" : "no one named \(words.joined(separator: " "))"
+            FileHandle.standardError.write(Data("ldapbook: \(who): nothing exported\n".utf8))
+            return .nothingDone
+        }
+        return .success
     }
 
     /// A CSV cell (RFC 4180), quoted when needed.

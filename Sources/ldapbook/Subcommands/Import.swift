@@ -14,7 +14,7 @@ enum Import {
         discussion: """
             A person already in the directory (same email, or same first and last name) gets the \
             values they lack; anyone else is added. A card or record that cannot be imported is \
-            reported with its line and skipped; the rest go on. Each person is one atomic write. \
+            reported on standard error with its file and line, and skipped; the rest go on. Each person is one atomic write. \
             --dry-run reports what would change and writes nothing. A summary ends the run.
             """,
         options: [OptionSpec(["--dry-run"], help: "report what would change; write nothing")],
@@ -23,7 +23,9 @@ enum Import {
 
     /// One card or record read from a file.
     enum Item {
-        case person(NewPerson)
+        /// A person to import, and the line their card or record starts on.
+        case person(NewPerson, line: Int?)
+        /// Why a card or record cannot be imported, naming the file and the line.
         case rejected(String)
     }
 
@@ -33,40 +35,20 @@ enum Import {
     }
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
+        // Every file is read before anything is written (or even connected to), so a file that
+        // cannot be read stops the import with the directory as it was.
+        var files: [(path: String, bytes: [UInt8])] = []
+        for path in parsed.positionals("FILE") {
+            let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try UserFile.read(path)
+            files.append((path, [UInt8](data)))
+        }
         let book = try await Directory.addressBook(parsed)
         let registry = try await book.fieldRegistry()
         let dryRun = parsed.flag("--dry-run")
         var tally = Tally()
         let progress = isatty(STDERR_FILENO) != 0
-        for path in parsed.positionals("FILE") {
-            let data: Data
-            if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else if let contents = FileManager.default.contents(atPath: path) {
-                data = contents
-            } else {
-                throw CommandFailure(.invalidValue, "cannot read \(path)")
-            }
-            let bytes = [UInt8](data)
-            let people: [Item]
-            if isLDIF(bytes, path: path) {
-                people = ldifPeople(bytes, registry: registry).map { item in
-                    if case .rejected(let reason) = item { return .rejected("\(path): \(reason)") }
-                    return item
-                }
-            } else {
-                people = VCardParser.cards(in: bytes).map { card -> Item in
-                    switch card {
-                    case .failure(let error): return .rejected("\(path): \(error)")
-                    case .success(let card):
-                        do {
-                            return .person(try card.newPerson(registry: registry))
-                        } catch {
-                            return .rejected("\(path): \((error as? AddressBookError)?.message ?? "\(error)")")
-                        }
-                    }
-                }
-            }
+        for (path, bytes) in files {
+            let people = items(in: bytes, path: path, registry: registry)
             for (index, person) in people.enumerated() {
                 if progress {
                     FileHandle.standardError.write(Data("\r\(path): \(index + 1)/\(people.count)".utf8))
@@ -74,7 +56,8 @@ enum Import {
                 switch person {
                 case .rejected(let reason):
                     tally.rejected.append(reason)
-                case .person(let newPerson):
+                case .person(let newPerson, let line):
+                    let source = "\(path): " + (line.map { "line \($0): " } ?? "") + newPerson.commonName
                     do {
                         switch try await book.importPerson(newPerson, dryRun: dryRun) {
                         case .added: tally.added += 1
@@ -82,19 +65,42 @@ enum Import {
                         case .unchanged: tally.unchanged += 1
                         }
                     } catch let error as AddressBookError {
-                        tally.rejected.append("\(path): \(newPerson.commonName): \(error.message)")
+                        tally.rejected.append("\(source): \(error.message)")
                     } catch let error as LDAPError where !error.isServerDown && !error.isInsufficientAccess {
-                        tally.rejected.append("\(path): \(newPerson.commonName): \(error.description)")
+                        tally.rejected.append("\(source): \(error.description)")
                     }
                 }
             }
             if progress { FileHandle.standardError.write(Data("\n".utf8)) }
         }
         let verb = dryRun ? "would be " : ""
-        var summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
-        for reason in tally.rejected { summary += "  rejected: \(reason)\n" }
+        let summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
+        let reasons = tally.rejected.map { "ldapbook: rejected: \($0)\n" }.joined()
+        FileHandle.standardError.write(Data(reasons.utf8))
         FileHandle.standardOutput.write(Data(summary.utf8))
         return tally.rejected.isEmpty ? .success : .invalidValue
+    }
+
+    /// The people of one file's bytes, vCard or LDIF, and the cards or records rejected
+    /// before any write, each reason starting with `path`.
+    static func items(in bytes: [UInt8], path: String, registry: FieldRegistry) -> [Item] {
+        if isLDIF(bytes, path: path) {
+            return ldifPeople(bytes, registry: registry).map { item in
+                if case .rejected(let reason) = item { return .rejected("\(path): \(reason)") }
+                return item
+            }
+        }
+        return VCardParser.cards(in: bytes).map { card -> Item in
+            switch card {
+            case .failure(let error): return .rejected("\(path): \(error)")
+            case .success(let card):
+                do {
+                    return .person(try card.newPerson(registry: registry), line: card.line)
+                } catch {
+                    return .rejected("\(path): \((error as? AddressBookError)?.message ?? "\(error)")")
+                }
+            }
+        }
     }
 
     static func isLDIF(_ bytes: [UInt8], path: String) -> Bool {
@@ -118,22 +124,23 @@ enum Import {
                 results.append(.rejected(error.description))
                 continue
             }
+            let line = stream.recordLine
             let entry: LDAPEntry
             switch record {
             case .content(let content), .add(let content, _): entry = content
             default:
-                results.append(.rejected("\(record.dn): only entries are imported, not changes"))
+                results.append(.rejected("line \(line): \(record.dn): only entries are imported, not changes"))
                 continue
             }
             let person = Person(entry: entry)
             guard let surname = person.surnames.first else {
-                results.append(.rejected("\(entry.dn): no surname (sn)"))
+                results.append(.rejected("line \(line): \(entry.dn): no surname (sn)"))
                 continue
             }
             let values = person.fieldValues(registry: registry).filter { field, _ in
                 !["cn", "sn", "givenName", "uid"].contains(where: { $0.lowercased() == field.attribute.lowercased() })
             }
-            results.append(.person(NewPerson(givenName: person.givenNames.first, surname: surname, values: values)))
+            results.append(.person(NewPerson(givenName: person.givenNames.first, surname: surname, values: values), line: line))
         }
         return results
     }

@@ -59,13 +59,6 @@ enum Local {
     /// Adds generated people to the local directory.
     static func sample(_ parsed: ParsedCommandLine, local: LocalDirectory) async throws -> ExitCode {
         let count = try parsed.integer("--count", in: 1...100_000) ?? 300
-        var photos: [[UInt8]] = []
-        if let directory = parsed.value("--photos") {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            for name in names.sorted() where name.lowercased().hasSuffix(".jpg") {
-                if let data = FileManager.default.contents(atPath: directory + "/" + name) { photos.append([UInt8](data)) }
-            }
-        }
         try await local.start()
         let connection = LDAPConnection(configuration: .init(
             servers: [local.ldapiURI], base: try DistinguishedName(parsing: LocalDirectory.suffix),
@@ -74,6 +67,32 @@ enum Local {
         let fields = (email: try await book.field(named: "email"), phone: try await book.field(named: "phone"),
                       mobile: try await book.field(named: "mobile"), organization: try await book.field(named: "organization"),
                       title: try await book.field(named: "title"), photo: try await book.field(named: "photo"))
+        var photos: [[UInt8]] = []
+        if let directory = parsed.value("--photos") {
+            // Every photo is read and checked before the first person is added, so a bad one
+            // leaves the directory as it was.
+            let names: [String]
+            do {
+                names = try UserFile.names(inDirectory: directory)
+            } catch let failure as CommandFailure {
+                throw CommandFailure(failure.exitCode, "--photos: \(failure.message)")
+            }
+            for name in names.sorted() where name.lowercased().hasSuffix(".jpg") {
+                let path = directory + "/" + name
+                let bytes: [UInt8]
+                do {
+                    bytes = [UInt8](try UserFile.read(path))
+                } catch let failure as CommandFailure {
+                    throw CommandFailure(failure.exitCode, "--photos: \(failure.message)")
+                }
+                do {
+                    try fields.photo.validate([LDAPValue(bytes: bytes)])
+                } catch {
+                    throw CommandFailure(.invalidValue, "--photos: \(path): \(error.message)")
+                }
+                photos.append(bytes)
+            }
+        }
         var added = 0
         for sample in SamplePeople.generate(count: count, photoCount: photos.count) {
             var values: [(field: Field, values: [LDAPValue])] = [

@@ -32,9 +32,7 @@ enum Photo {
             throw CommandFailure(.nothingDone, "no photo found for \(name)")
         }
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                throw CommandFailure(.unavailable, "cannot write \(output)")
-            }
+            try UserFile.write(bytes, to: output)
         } else {
             FileHandle.standardOutput.write(Data(bytes))
         }
