@@ -17,7 +17,7 @@ extension VCard {
     /// | `RELATED;TYPE=<relation>;VALUE=text` | ldapbook's related names, `relation=name` |
     /// | `X-LDAPBOOK-FIELD;KEY=<key>` | each custom field `key=value` |
     /// | `X-LDAPBOOK-<NAME>` | `manager`, `employee-number`, and the other text attributes of the server's schema the entry holds (`roomNumber`) |
-    /// | `PHOTO` | `jpegPhoto`, inline: a `data:image/jpeg;base64,` URI in 4.0, `ENCODING=b;TYPE=JPEG` in 3.0 |
+    /// | `PHOTO` | `jpegPhoto`, inline: a `data:image/jpeg;base64,` URI (`VALUE=uri`) in 4.0, `ENCODING=b;TYPE=JPEG` in 3.0 |
     /// | `UID` | `entryUUID` (as `urn:uuid:` in 4.0) when the entry has it, else the DN |
     ///
     /// Values that are not UTF-8 text, and empty ones, are left out; only the

@@ -149,7 +149,7 @@ struct VCardPersonTests {
         ] {
             #expect(lines.contains(expected), "\(expected)")
         }
-        #expect(lines.contains { $0.hasPrefix("PHOTO:data:image/jpeg;base64,/9j/4AABAgMEBQYH") })
+        #expect(lines.contains { $0.hasPrefix("PHOTO;VALUE=uri:data:image/jpeg;base64,/9j/4AABAgMEBQYH") })
         #expect(!lines.contains { $0.contains("secret") || $0.hasPrefix("X-LDAPBOOK-UID") || $0.hasPrefix("LABEL") })
         #expect(card.properties(named: "PHOTO").first?.binaryValue == photoBytes)
     }
