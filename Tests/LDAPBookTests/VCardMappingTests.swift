@@ -154,13 +154,14 @@ struct VCardPersonTests {
         #expect(card.properties(named: "PHOTO").first?.binaryValue == photoBytes)
     }
 
-    @Test("a person as a vCard 3.0 card: uppercase types, TYPE=INTERNET, LABEL, X-ANNIVERSARY with a year, ENCODING=b")
+    @Test("a person as a vCard 3.0 card: uppercase types, TYPE=INTERNET, LABEL, X-ANNIVERSARY and X-EVOLUTION-ANNIVERSARY with a year, ENCODING=b")
     func version3() throws {
         let card = VCard(person: try ada(), registry: try vCardTestRegistry(), version: .v3)
         let lines = contentLines(card)
         #expect(card.version == .v3)
         for expected in [
-            "BDAY:1815-12-10", "X-ANNIVERSARY;X-APPLE-OMIT-YEAR=1604:1604-07-08", "EMAIL;TYPE=INTERNET:ada@example.com",
+            "BDAY:1815-12-10", "X-ANNIVERSARY;X-APPLE-OMIT-YEAR=1604:1604-07-08",
+            "X-EVOLUTION-ANNIVERSARY;X-APPLE-OMIT-YEAR=1604:1604-07-08", "EMAIL;TYPE=INTERNET:ada@example.com",
             "TEL;TYPE=WORK,VOICE:+44 20 7946 0000", "TEL;TYPE=CELL:+44 7700 900000",
             #"ADR;TYPE=WORK:;;12 St James's Square\nLondon SW1Y 4JH\nUnited Kingdom;;;;"#,
             #"LABEL;TYPE=WORK:12 St James's Square\nLondon SW1Y 4JH\nUnited Kingdom"#,
