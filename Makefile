@@ -1,7 +1,7 @@
 # ldapbook: build and test on Debian with the Swift toolchain.
 SWIFT ?= swift
 
-.PHONY: all deps build test demo clean
+.PHONY: all deps build test demo interop clean
 
 all: build
 
@@ -20,6 +20,10 @@ test: deps
 # Builds release, starts a local directory of generated people and tours the commands.
 demo:
 	@scripts/demo.sh
+
+# Checks that khard and Evolution read back exported vCards (installs them when missing).
+interop:
+	@scripts/check-vcard-interop.sh
 
 clean:
 	$(SWIFT) package clean
