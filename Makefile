@@ -1,7 +1,7 @@
 # ldapbook: build and test on Debian with the Swift toolchain.
 SWIFT ?= swift
 
-.PHONY: all deps build test demo docker-check clean
+.PHONY: all deps build test demo docker-check interop clean
 
 all: build
 
@@ -24,6 +24,10 @@ demo:
 # Validates docker-compose.yml (installs Debian's docker-compose when missing).
 docker-check:
 	@scripts/check-docker.sh
+
+# Checks that khard and Evolution read back exported vCards (installs them when missing).
+interop:
+	@scripts/check-vcard-interop.sh
 
 clean:
 	$(SWIFT) package clean

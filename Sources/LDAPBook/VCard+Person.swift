@@ -7,7 +7,7 @@ extension VCard {
     /// | --- | --- |
     /// | `FN` | the name ldapbook shows (`displayName`, else `cn`, else given name and surname) |
     /// | `N` | `sn;givenName;;;` |
-    /// | `NICKNAME`, `BDAY`, `ANNIVERSARY` (3.0: `X-ANNIVERSARY`) | ldapbook's nickname, birthday and anniversary |
+    /// | `NICKNAME`, `BDAY`, `ANNIVERSARY` (3.0: `X-ANNIVERSARY` for khard and others, and `X-EVOLUTION-ANNIVERSARY` for Evolution) | ldapbook's nickname, birthday and anniversary |
     /// | `ORG` | `o;ou;ou...`, then one `ORG` for each further `o` |
     /// | `TITLE`, `NOTE`, `EMAIL` | `title`, `description`, `mail` |
     /// | `TEL` | `telephoneNumber` (`work,voice`), `mobile` (`cell`), `homePhone` (`home,voice`), `facsimileTelephoneNumber` (`work,fax`), `pager` (`pager`) |
@@ -17,7 +17,7 @@ extension VCard {
     /// | `RELATED;TYPE=<relation>;VALUE=text` | ldapbook's related names, `relation=name` |
     /// | `X-LDAPBOOK-FIELD;KEY=<key>` | each custom field `key=value` |
     /// | `X-LDAPBOOK-<NAME>` | `manager`, `employee-number`, and the other text attributes of the server's schema the entry holds (`roomNumber`) |
-    /// | `PHOTO` | `jpegPhoto`, inline: a `data:image/jpeg;base64,` URI in 4.0, `ENCODING=b;TYPE=JPEG` in 3.0 |
+    /// | `PHOTO` | `jpegPhoto`, inline: a `data:image/jpeg;base64,` URI (`VALUE=uri`) in 4.0, `ENCODING=b;TYPE=JPEG` in 3.0 |
     /// | `UID` | `entryUUID` (as `urn:uuid:` in 4.0) when the entry has it, else the DN |
     ///
     /// Values that are not UTF-8 text, and empty ones, are left out; only the
@@ -77,8 +77,10 @@ private struct PersonExport {
             properties.append(VCardDate.property(named: "BDAY", stored: birthday, version: version))
         }
         if let anniversary = strings(LDAPBookSchemaName.anniversary).first {
-            let name = version == .v4 ? "ANNIVERSARY" : "X-ANNIVERSARY"
-            properties.append(VCardDate.property(named: name, stored: anniversary, version: version))
+            let names = version == .v4 ? ["ANNIVERSARY"] : ["X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY"]
+            for name in names {
+                properties.append(VCardDate.property(named: name, stored: anniversary, version: version))
+            }
         }
     }
 

@@ -27,16 +27,30 @@ enum VCardDate {
         return result
     }
 
+    /// The year vCard 3.0 cards give a date without one, with
+    /// `X-APPLE-OMIT-YEAR` naming it: a leap year, so `--02-29` fits.
+    static let omittedYear = "1604"
+
     /// `stored` (ldapbook's form) as `version` writes a date: ISO 8601
     /// basic format in vCard 4.0 (`19531015`, `--1015`), extended in 3.0
-    /// (`1953-10-15`, `--10-15`). A value that is not a date is written
-    /// as text (`VALUE=text` in 4.0).
+    /// (`1953-10-15`). A value that is not a date is written as text
+    /// (`VALUE=text` in 4.0).
+    ///
+    /// vCard 3.0's dates have a year (RFC 2425 section 5.8.4), so a date
+    /// without one is written as Apple Contacts writes it:
+    /// `BDAY;X-APPLE-OMIT-YEAR=1604:1604-10-15`. Apple Contacts and
+    /// ldapbook read it back without the year; Evolution and khard show
+    /// day and month (and the year 1604), where `--10-15` left Evolution
+    /// with no date at all.
     static func property(named name: String, stored: String, version: VCardVersion) -> VCardProperty {
         guard FieldKind.isDate(stored) else {
             let parameters = version == .v4 ? [VCardParameter("VALUE", "text")] : []
             return VCardProperty(name: name, parameters: parameters, text: stored)
         }
         switch version {
+        case .v3 where stored.hasPrefix("--"):
+            return VCardProperty(name: name, parameters: [VCardParameter("X-APPLE-OMIT-YEAR", omittedYear)],
+                                 value: omittedYear + stored.dropFirst())
         case .v3: return VCardProperty(name: name, value: stored)
         case .v4: return VCardProperty(name: name, value: stored.hasPrefix("--") ? "--" + stored.filter { $0 != "-" }
                                                                           : stored.filter { $0 != "-" })

@@ -7,14 +7,21 @@ extension VCardProperty {
     }
 
     /// Creates a property holding `bytes` inline, the way `version` writes
-    /// binary values: a `data:<mediaType>;base64,` URI in vCard 4.0, base64
-    /// with `ENCODING=b` and `TYPE=<subtype>` (`JPEG`) in vCard 3.0.
+    /// binary values: a `data:<mediaType>;base64,` URI with `VALUE=uri` in
+    /// vCard 4.0, base64 with `ENCODING=b` and `TYPE=<subtype>` (`JPEG`) in
+    /// vCard 3.0.
+    ///
+    /// `VALUE=uri` is already the default for `PHOTO`, `LOGO` and `KEY` in
+    /// vCard 4.0 (RFC 6350 section 6.2.4); it is written anyway because
+    /// readers built for vCard 3.0, such as Evolution 3.46, ignore a photo
+    /// that says neither `ENCODING=b` nor `VALUE=uri`.
     public init(group: String? = nil, name: String, binary bytes: [UInt8], mediaType: String,
                 version: VCardVersion) {
         let encoded = VCardBase64.encode(bytes)
         switch version {
         case .v4:
-            self.init(group: group, name: name, value: "data:\(mediaType);base64,\(encoded)")
+            self.init(group: group, name: name, parameters: [VCardParameter("VALUE", "uri")],
+                      value: "data:\(mediaType);base64,\(encoded)")
         case .v3:
             let subtype = mediaType.split(separator: "/").last.map(String.init) ?? mediaType
             self.init(group: group, name: name,

@@ -149,18 +149,19 @@ struct VCardPersonTests {
         ] {
             #expect(lines.contains(expected), "\(expected)")
         }
-        #expect(lines.contains { $0.hasPrefix("PHOTO:data:image/jpeg;base64,/9j/4AABAgMEBQYH") })
+        #expect(lines.contains { $0.hasPrefix("PHOTO;VALUE=uri:data:image/jpeg;base64,/9j/4AABAgMEBQYH") })
         #expect(!lines.contains { $0.contains("secret") || $0.hasPrefix("X-LDAPBOOK-UID") || $0.hasPrefix("LABEL") })
         #expect(card.properties(named: "PHOTO").first?.binaryValue == photoBytes)
     }
 
-    @Test("a person as a vCard 3.0 card: uppercase types, TYPE=INTERNET, LABEL, X-ANNIVERSARY, ENCODING=b")
+    @Test("a person as a vCard 3.0 card: uppercase types, TYPE=INTERNET, LABEL, X-ANNIVERSARY and X-EVOLUTION-ANNIVERSARY with a year, ENCODING=b")
     func version3() throws {
         let card = VCard(person: try ada(), registry: try vCardTestRegistry(), version: .v3)
         let lines = contentLines(card)
         #expect(card.version == .v3)
         for expected in [
-            "BDAY:1815-12-10", "X-ANNIVERSARY:--07-08", "EMAIL;TYPE=INTERNET:ada@example.com",
+            "BDAY:1815-12-10", "X-ANNIVERSARY;X-APPLE-OMIT-YEAR=1604:1604-07-08",
+            "X-EVOLUTION-ANNIVERSARY;X-APPLE-OMIT-YEAR=1604:1604-07-08", "EMAIL;TYPE=INTERNET:ada@example.com",
             "TEL;TYPE=WORK,VOICE:+44 20 7946 0000", "TEL;TYPE=CELL:+44 7700 900000",
             #"ADR;TYPE=WORK:;;12 St James's Square\nLondon SW1Y 4JH\nUnited Kingdom;;;;"#,
             #"LABEL;TYPE=WORK:12 St James's Square\nLondon SW1Y 4JH\nUnited Kingdom"#,
@@ -170,6 +171,19 @@ struct VCardPersonTests {
         }
         #expect(lines.contains { $0.hasPrefix("PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AABAgMEBQYH") })
         #expect(!lines.contains { $0.hasPrefix("ANNIVERSARY") })
+    }
+
+    @Test("a date without a year: --MMDD in vCard 4.0, Apple's X-APPLE-OMIT-YEAR in 3.0, and back", arguments: [
+        ("--02-29", VCardVersion.v3, "BDAY;X-APPLE-OMIT-YEAR=1604:1604-02-29"),
+        ("--10-15", .v3, "BDAY;X-APPLE-OMIT-YEAR=1604:1604-10-15"),
+        ("--02-29", .v4, "BDAY:--0229"),
+        ("1987-02-28", .v3, "BDAY:1987-02-28"),
+        ("1987-02-28", .v4, "BDAY:19870228"),
+    ])
+    func yearlessDates(stored: String, version: VCardVersion, line: String) {
+        let property = VCardDate.property(named: "BDAY", stored: stored, version: version)
+        #expect(String(decoding: VCardWriter.contentLine(property), as: UTF8.self) == line)
+        #expect(VCardDate.ldapValue(of: property) == stored)
     }
 
     @Test("what khard and Evolution need: VERSION right after BEGIN, FN, a five-part N, CRLF, UTF-8",

@@ -6,10 +6,11 @@ struct VCardPhotoTests {
     /// A JPEG-looking byte string with every byte value, several times over.
     static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<3).flatMap { _ in (0...255).map(UInt8.init) } + [0xFF, 0xD9]
 
-    @Test("vCard 4.0 writes a data: URI, vCard 3.0 ENCODING=b with TYPE=JPEG")
+    @Test("vCard 4.0 writes a data: URI with VALUE=uri, vCard 3.0 ENCODING=b with TYPE=JPEG")
     func forms() {
         let v4 = VCardProperty(name: "PHOTO", binary: [0xFF, 0xD8, 0xFF], mediaType: "image/jpeg", version: .v4)
-        #expect(v4.parameters.isEmpty)
+        #expect(v4.parameters == [VCardParameter("VALUE", "uri")])
+        #expect(VCardWriter.write(VCard(properties: [v4])).contains("\r\nPHOTO;VALUE=uri:data:image/jpeg;base64,/9j/\r\n"))
         #expect(v4.value == "data:image/jpeg;base64,/9j/")
         let v3 = VCardProperty(name: "PHOTO", binary: [0xFF, 0xD8, 0xFF], mediaType: "image/jpeg", version: .v3)
         #expect(v3.parameters == [VCardParameter("ENCODING", "b"), VCardParameter("TYPE", "JPEG")])
