@@ -163,6 +163,8 @@ public final class AddressBook: Sendable {
         let surname = newPerson.surname.trimmingWhitespace()
         let base = try peopleBase()
         let fields = newPerson.values.map(\.field)
+        // The new entry comes back with the add's response when the server can send it.
+        let controls: [LDAPControl] = try await serverFacts().supportsPostRead ? [.postRead(Person.attributes(for: fields))] : []
         var tried = Set<String>()
         for attempt in 0..<20 {
             let rdn = try await freeName(for: newPerson, surname: surname, under: base, attempt: attempt, tried: tried)
@@ -172,17 +174,21 @@ public final class AddressBook: Sendable {
             if case .generatedUID = configuration.naming {
                 entry["uid"] = [value]
             }
+            let response: LDAPResponse
             do {
-                try await connection.add(entry)
+                response = try await connection.add(entry, controls: controls)
             } catch let error as LDAPError where error.code == .entryAlreadyExists {
                 continue
             } catch let error as LDAPError where error.code == .noSuchObject && configuration.createsPeopleBase {
                 try await createPeopleBase(base)
                 do {
-                    try await connection.add(entry)
+                    response = try await connection.add(entry, controls: controls)
                 } catch let error as LDAPError where error.code == .entryAlreadyExists {
                     continue
                 }
+            }
+            if let added = try response.postReadEntry() {
+                return Person(entry: added)
             }
             guard let person = try await person(at: entry.dn, fields: fields) else {
                 throw AddressBookError(.notFound, "\(entry.dn) was deleted right after it was added")

@@ -18,17 +18,30 @@ extension AddressBook {
         let emails = newPerson.values.filter { $0.field.attribute.equalsIgnoringCase("mail") }.flatMap(\.values)
         if !emails.isEmpty {
             let filter = LDAPFilter.or(emails.map { .equal("mail", $0) })
-            if let entry = try await connection.search(filter: filter, attributes: ["1.1"], sizeLimit: 1, pageSize: 0)
-                .collect().first {
+            if let entry = try await firstEntries(filter, limit: 1).first {
                 return try await person(at: entry.dn, fields: fields)
             }
         }
         var name: [LDAPFilter] = [.equal("objectClass", "inetOrgPerson"), .equal("sn", LDAPValue(newPerson.surname))]
         if let given = newPerson.givenName, !given.isEmpty { name.append(.equal("givenName", LDAPValue(given))) }
-        let matches = try await connection.search(filter: .and(name), attributes: ["1.1"], sizeLimit: 2, pageSize: 0)
-            .collect()
+        let matches = try await firstEntries(.and(name), limit: 2)
         guard matches.count == 1 else { return nil }
         return try await person(at: matches[0].dn, fields: fields)
+    }
+
+    /// The DNs of at most `limit` entries matching `filter`. More matches than that are
+    /// not an error: the server's "size limit exceeded" ends the search with the entries
+    /// it sent.
+    private func firstEntries(_ filter: LDAPFilter, limit: Int) async throws -> [LDAPEntry] {
+        var entries: [LDAPEntry] = []
+        do {
+            for try await entry in connection.search(filter: filter, attributes: ["1.1"], sizeLimit: limit, pageSize: 0) {
+                entries.append(entry)
+            }
+        } catch let error as LDAPError where error.code == .sizeLimitExceeded {
+            return entries
+        }
+        return entries
     }
 
     /// Imports one person: adds the values an existing person (same email,
@@ -46,5 +59,79 @@ extension AddressBook {
             return .added(try await entry(for: newPerson).dn)
         }
         return .added(try await add(newPerson).dn)
+    }
+}
+
+extension AddressBook {
+    /// Imports many people with up to `window` of them in progress at once, so that the
+    /// round trips of each (the duplicate search, the name search, the add) overlap with
+    /// the others' instead of adding up.
+    ///
+    /// People who could be the same person (a shared email address, or the same first and
+    /// last name) or who would compete for the same generated uid are never in progress
+    /// together: the later one starts after the earlier one is done, so it finds it, and
+    /// importing a list twice adds nothing the second time. Results come back in the order
+    /// of `people`.
+    ///
+    /// - Parameters:
+    ///   - people: the people to import.
+    ///   - dryRun: report what would happen and write nothing.
+    ///   - window: the most people in progress at once; 1 imports one after another.
+    ///   - progress: called with the number of people done so far, after each one.
+    /// - Returns: each person's outcome, or the error that rejected that person alone.
+    /// - Throws: ``LDAPKit/LDAPError`` when the server is down or refuses access, which would
+    ///   fail every other person too; people already imported stay imported.
+    public func importPeople(
+        _ people: [NewPerson],
+        dryRun: Bool = false,
+        window: Int = 16,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> [Result<ImportOutcome, any Error>] {
+        var results = [Result<ImportOutcome, any Error>?](repeating: nil, count: people.count)
+        try await withThrowingTaskGroup(of: (Int, Result<ImportOutcome, any Error>).self) { group in
+            var running: [Int: Set<String>] = [:]
+            var done = 0
+            func finish(_ finished: (Int, Result<ImportOutcome, any Error>)) {
+                running[finished.0] = nil
+                results[finished.0] = finished.1
+                done += 1
+                progress?(done)
+            }
+            for (index, person) in people.enumerated() {
+                let keys = Self.identityKeys(of: person)
+                while running.count >= max(window, 1) || running.values.contains(where: { !$0.isDisjoint(with: keys) }) {
+                    guard let finished = try await group.next() else { break }
+                    finish(finished)
+                }
+                running[index] = keys
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.importPerson(person, dryRun: dryRun)))
+                    } catch let error as LDAPError where error.isServerDown || error.isInsufficientAccess {
+                        throw error
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while let finished = try await group.next() {
+                finish(finished)
+            }
+        }
+        return results.map { $0 ?? .failure(CancellationError()) }
+    }
+
+    /// What makes two imported people possibly the same, or rivals for one uid: their
+    /// email addresses, their first and last name, and their generated uid's base.
+    static func identityKeys(of person: NewPerson) -> Set<String> {
+        var keys: Set<String> = []
+        for (field, values) in person.values where field.attribute.equalsIgnoringCase("mail") {
+            for value in values { keys.insert("mail:" + value.lossyString.lowercased()) }
+        }
+        let given = person.givenName?.trimmingWhitespace().lowercased() ?? ""
+        let surname = person.surname.trimmingWhitespace()
+        keys.insert("name:" + given + "\u{0}" + surname.lowercased())
+        keys.insert("uid:" + GeneratedUID.base(given: person.givenName, surname: surname))
+        return keys
     }
 }

@@ -29,6 +29,9 @@ enum Import {
         case rejected(String)
     }
 
+    /// How many people are imported at once: enough to hide the round trips of each.
+    static let window = 16
+
     struct Tally {
         var added = 0, updated = 0, unchanged = 0
         var rejected: [String] = []
@@ -48,30 +51,38 @@ enum Import {
         var tally = Tally()
         let progress = isatty(STDERR_FILENO) != 0
         for (path, bytes) in files {
-            let people = items(in: bytes, path: path, registry: registry)
-            for (index, person) in people.enumerated() {
-                if progress {
-                    FileHandle.standardError.write(Data("\r\(path): \(index + 1)/\(people.count)".utf8))
-                }
-                switch person {
+            var people: [(person: NewPerson, source: String)] = []
+            for item in items(in: bytes, path: path, registry: registry) {
+                switch item {
                 case .rejected(let reason):
                     tally.rejected.append(reason)
                 case .person(let newPerson, let line):
-                    let source = "\(path): " + (line.map { "line \($0): " } ?? "") + newPerson.commonName
-                    do {
-                        switch try await book.importPerson(newPerson, dryRun: dryRun) {
-                        case .added: tally.added += 1
-                        case .updated: tally.updated += 1
-                        case .unchanged: tally.unchanged += 1
-                        }
-                    } catch let error as AddressBookError {
-                        tally.rejected.append("\(source): \(error.message)")
-                    } catch let error as LDAPError where !error.isServerDown && !error.isInsufficientAccess {
-                        tally.rejected.append("\(source): \(error.description)")
+                    people.append((newPerson, "\(path): " + (line.map { "line \($0): " } ?? "") + newPerson.commonName))
+                }
+            }
+            let total = people.count
+            var report: (@Sendable (Int) -> Void)?
+            if progress {
+                let label = path
+                report = { done in
+                    if done == total || done % 100 == 0 {
+                        FileHandle.standardError.write(Data("\r\(label): \(done)/\(total)".utf8))
                     }
                 }
             }
-            if progress { FileHandle.standardError.write(Data("\n".utf8)) }
+            let results = try await book.importPeople(people.map(\.person), dryRun: dryRun, window: Self.window,
+                                                      progress: report)
+            for ((_, source), result) in zip(people, results) {
+                switch result {
+                case .success(.added): tally.added += 1
+                case .success(.updated): tally.updated += 1
+                case .success(.unchanged): tally.unchanged += 1
+                case .failure(let error as AddressBookError): tally.rejected.append("\(source): \(error.message)")
+                case .failure(let error as LDAPError): tally.rejected.append("\(source): \(error.description)")
+                case .failure(let error): tally.rejected.append("\(source): \(error)")
+                }
+            }
+            if progress && total > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
         }
         let verb = dryRun ? "would be " : ""
         let summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
