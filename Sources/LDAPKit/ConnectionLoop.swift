@@ -225,6 +225,8 @@ final class LoopState: @unchecked Sendable {
     /// Reads every response libldap has, without blocking.
     func readResponses() {
         var zero = timeval(tv_sec: 0, tv_usec: 0)
+        var touched: [LoopOperation] = []
+        defer { for operation in touched { operation.flush() } }
         while let handle {
             var message: OpaquePointer?
             let type = ldap_result(handle.ld, cldap_res_any(), LDAP_MSG_ONE, &zero, &message)
@@ -249,6 +251,7 @@ final class LoopState: @unchecked Sendable {
             }
             guard let operation = byMessageID[messageID] else { continue }
             operation.deadline = operation.timeout.map { clock.now + $0 }
+            if !touched.contains(where: { $0 === operation }) { touched.append(operation) }
             switch operation.receive(message, messageType: type, handle: handle) {
             case .waiting:
                 break

@@ -62,6 +62,10 @@ class LoopOperation: @unchecked Sendable {
     func fail(_ error: any Error) {
         preconditionFailure("\(type(of: self)) must override fail(_:)")
     }
+
+    /// Hands on whatever ``receive(_:messageType:handle:)`` kept back; the loop calls it
+    /// after reading every response that was ready.
+    func flush() {}
 }
 
 /// An operation with a single result message: add, modify, delete, rename,

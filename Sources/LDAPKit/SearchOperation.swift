@@ -29,6 +29,11 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
     private let request: SearchRequest
     let channel: SearchChannel
     private var cookie: [UInt8] = []
+    /// Entries decoded but not yet handed to the consumer: they go in batches, so that a
+    /// consumer waiting for entries is woken once per batch rather than once per entry.
+    private var pending: [LDAPEntry] = []
+    /// The most entries kept back before they are handed on anyway.
+    private static let batchSize = 256
 
     init(id: UInt64, request: SearchRequest, timeout: Duration?, cancellation: CancellationFlag, channel: SearchChannel) {
         self.request = request
@@ -55,14 +60,17 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
         switch ber_tag_t(messageType) {
         case LDAP_RES_SEARCH_ENTRY:
             do {
-                channel.deliver(try handle.entry(from: message))
+                pending.append(try handle.entry(from: message))
+                if pending.count >= Self.batchSize { flush() }
                 return .waiting
             } catch {
                 ldap_abandon_ext(handle.ld, messageID, nil, nil)
+                flush()
                 channel.finish(throwing: error)
                 return .finished
             }
         case LDAP_RES_SEARCH_RESULT:
+            flush()
             let response = handle.parseResult(message)
             guard response.code == .success else {
                 channel.finish(throwing: LDAPError(response.code, message: response.message,
@@ -89,7 +97,14 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
     }
 
     override func fail(_ error: any Error) {
+        flush()
         channel.finish(throwing: error)
+    }
+
+    override func flush() {
+        guard !pending.isEmpty else { return }
+        channel.deliver(contentsOf: pending)
+        pending.removeAll(keepingCapacity: true)
     }
 }
 
@@ -138,16 +153,24 @@ final class SearchChannel: Sendable {
     // Loop side.
 
     func deliver(_ entry: LDAPEntry) {
+        deliver(contentsOf: [entry])
+    }
+
+    /// Hands on several entries at once: a waiting consumer gets the first and finds the
+    /// others buffered, so it is woken once.
+    func deliver(contentsOf entries: [LDAPEntry]) {
+        guard let first = entries.first else { return }
         let waiter: CheckedContinuation<LDAPEntry?, any Error>? = state.withLock { state in
             guard !state.isCancelled else { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
+                state.buffer.append(contentsOf: entries.dropFirst())
                 return waiter
             }
-            state.buffer.append(entry)
+            state.buffer.append(contentsOf: entries)
             return nil
         }
-        waiter?.resume(returning: entry)
+        waiter?.resume(returning: first)
     }
 
     /// Ends the stream: successfully when `error` is nil.
