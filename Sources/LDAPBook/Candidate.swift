@@ -21,6 +21,18 @@ public struct Candidate: Sendable, Identifiable {
     public let score: NameScore
     /// The person's values of the field (empty for name-only people).
     public let values: [LDAPValue]
+    /// What ties between equal scores are broken on, computed once: sorting compares it
+    /// O(n log n) times.
+    private let sortKey: SortKey
+
+    /// Creates a candidate.
+    public init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue]) {
+        self.person = person
+        self.tier = tier
+        self.score = score
+        self.values = values
+        sortKey = SortKey(person: person)
+    }
 
     /// The person's DN.
     public var id: DistinguishedName { person.dn }
@@ -46,17 +58,28 @@ public struct Candidate: Sendable, Identifiable {
     }
 
     /// Orders candidates of one tier: better name score, then last name,
-    /// first name and DN, compared case-insensitively in a Unicode-aware way.
+    /// first name and DN, compared case-insensitively.
     public static func ranksBefore(_ lhs: Candidate, _ rhs: Candidate) -> Bool {
         if lhs.score != rhs.score { return lhs.score < rhs.score }
-        for (left, right) in [(lhs.sortSurname, rhs.sortSurname), (lhs.sortGiven, rhs.sortGiven),
-                              (lhs.person.dn.string, rhs.person.dn.string)] {
-            let order = left.compare(right, options: [.caseInsensitive], range: nil, locale: nil)
-            if order != .orderedSame { return order == .orderedAscending }
-        }
-        return lhs.person.dn.string < rhs.person.dn.string
+        return lhs.sortKey < rhs.sortKey
+    }
+}
+
+/// The names and DN a candidate's ties are broken on, lower-cased once.
+private struct SortKey: Sendable, Comparable {
+    let surname: String
+    let given: String
+    let dn: String
+    let exactDN: String
+
+    init(person: Person) {
+        surname = (person.surnames.min() ?? "").lowercased()
+        given = (person.givenNames.min() ?? "").lowercased()
+        exactDN = person.dn.string
+        dn = exactDN.lowercased()
     }
 
-    private var sortSurname: String { person.surnames.min() ?? "" }
-    private var sortGiven: String { person.givenNames.min() ?? "" }
+    static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+        (lhs.surname, lhs.given, lhs.dn, lhs.exactDN) < (rhs.surname, rhs.given, rhs.dn, rhs.exactDN)
+    }
 }

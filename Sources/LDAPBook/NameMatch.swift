@@ -28,7 +28,12 @@ public struct NameScore: Sendable, Hashable, Comparable {
     /// case-insensitively and ignoring compatibility differences (as LDAP's
     /// caseIgnore rules do). Every value of a multi-valued name counts.
     public init(tokens: [String], givenNames: [String], surnames: [String]) {
-        let folded = tokens.map(NameScore.fold)
+        self.init(foldedTokens: tokens.map(NameScore.fold), givenNames: givenNames, surnames: surnames)
+    }
+
+    /// Scores names against tokens already passed through ``fold(_:)``, so that ranking
+    /// many people folds the query once.
+    init(foldedTokens folded: [String], givenNames: [String], surnames: [String]) {
         let given = givenNames.map(NameScore.fold)
         let sn = surnames.map(NameScore.fold)
         // For each token: 0 = no match, 1 = prefix, 2 = exact.
@@ -76,8 +81,27 @@ public struct NameScore: Sendable, Hashable, Comparable {
     /// Case-folded compatibility decomposition with white space collapsed:
     /// `Zoë` and `ZOE\u{308}` fold alike, and `ﬁ` folds as `fi`.
     static func fold(_ text: String) -> String {
-        text.decomposedStringWithCompatibilityMapping.lowercased()
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            guard byte < 0x80 else {
+                // Beyond ASCII, Unicode's compatibility decomposition decides.
+                return text.decomposedStringWithCompatibilityMapping.lowercased()
+                    .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            }
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                pendingSpace = !ascii.isEmpty
+                continue
+            }
+            if pendingSpace {
+                ascii.append(0x20)
+                pendingSpace = false
+            }
+            // ASCII decomposes to itself; only the case changes.
+            ascii.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+        }
+        return String(decoding: ascii, as: UTF8.self)
     }
 }
 

@@ -31,6 +31,7 @@ public actor FieldOnlyCursor {
     private let field: Field
     private let query: NameQuery
     private let attributes: [String]
+    private let foldedTokens: [String]
     private var prefixed: [Candidate]?
     private var prefixedOffset = 0
     private var rest: LDAPSearchResults.AsyncIterator?
@@ -46,6 +47,7 @@ public actor FieldOnlyCursor {
         self.field = field
         self.query = query
         self.attributes = Person.attributes(for: [field])
+        foldedTokens = query.tokens.map(NameScore.fold)
     }
 
     private var valuePrefixFilter: LDAPFilter? {
@@ -58,7 +60,7 @@ public actor FieldOnlyCursor {
     private func candidate(_ entry: LDAPEntry) -> Candidate {
         let person = Person(entry: entry)
         return Candidate(person: person, tier: .fieldOnly,
-                         score: NameScore(tokens: query.tokens, givenNames: person.givenNames, surnames: person.surnames),
+                         score: NameScore(foldedTokens: foldedTokens, givenNames: person.givenNames, surnames: person.surnames),
                          values: person.values(of: field))
     }
 
@@ -134,9 +136,10 @@ extension Ranking {
     {
         var withField: [Candidate] = []
         var withoutField: [Candidate] = []
+        let tokens = name.tokens.map(NameScore.fold)
         for entry in entries {
             let person = Person(entry: entry)
-            let score = NameScore(tokens: name.tokens, givenNames: person.givenNames, surnames: person.surnames)
+            let score = NameScore(foldedTokens: tokens, givenNames: person.givenNames, surnames: person.surnames)
             guard let field else {
                 withoutField.append(Candidate(person: person, tier: nil, score: score, values: []))
                 continue

@@ -1,3 +1,4 @@
+import Foundation
 @testable import LDAPBook
 import LDAPKit
 import Testing
@@ -67,5 +68,24 @@ struct RankingTests {
         #expect(try score("o'brien", given: ["X"], surname: ["O'Brien"]).exactMatches == 1)
         #expect(try score("ﬁona", given: ["Fiona"], surname: ["X"]).exactMatches == 1, "ligature folds")
         #expect(try score("山田", given: ["太郎"], surname: ["山田"]).exactMatches == 1)
+    }
+
+    @Test("ASCII names fold as Unicode's compatibility decomposition would, without it")
+    func asciiFolding() {
+        func reference(_ text: String) -> String {
+            text.decomposedStringWithCompatibilityMapping.lowercased()
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        let samples = ["Ada", "LOVELACE", "  van  der\tBerg ", "O'Brien-Smith", "", " ", "a\u{0B}b\u{0C}c\r\nd",
+                       "Mc Donald 3rd", "x\u{1F}y", "Zoë", "ﬁona", "Ørsted  Åsa"]
+        for sample in samples {
+            #expect(NameScore.fold(sample) == reference(sample), "\(sample.debugDescription)")
+        }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let text = String(decoding: (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 0...0x7F, using: &random) },
+                              as: UTF8.self)
+            #expect(NameScore.fold(text) == reference(text), "\(text.debugDescription)")
+        }
     }
 }
