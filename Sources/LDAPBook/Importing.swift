@@ -49,7 +49,12 @@ extension AddressBook {
     /// would happen and writes nothing.
     public func importPerson(_ newPerson: NewPerson, dryRun: Bool = false) async throws -> ImportOutcome {
         if let existing = try await existingPerson(like: newPerson) {
-            let change = PersonChange(adding: newPerson.values.filter { !$0.field.isSingleValued || existing.values(of: $0.field).isEmpty })
+            // A single-valued field, or a binary one such as the photo (a directory cannot tell
+            // binary values apart, so it refuses a second), is only filled in when empty: the
+            // value someone already stored is kept.
+            let change = PersonChange(adding: newPerson.values.filter { value in
+                (!value.field.isSingleValued && !value.field.kind.isBinary) || existing.values(of: value.field).isEmpty
+            })
             let modifications = try modifications(for: change, of: existing)
             if modifications.isEmpty { return .unchanged(existing.dn) }
             if !dryRun { try await update(existing, with: change) }

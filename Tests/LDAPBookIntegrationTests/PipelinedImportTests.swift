@@ -74,3 +74,28 @@ struct PipelinedImportTests {
         #expect(words(results) == ["added", "added", "added", "added", "rejected", "added", "added", "added", "added", "added"])
     }
 }
+
+@Suite("Importing onto people who already have a photo")
+struct ImportPhotoTests {
+    @Test("A second photo for someone who has one keeps theirs; the other new values are added")
+    func keepsExistingPhoto() async throws {
+        let server = try await BookDirectory.shared()
+        let book = try await BookDirectory.book(server)
+        let photo = try await book.field(named: "photo")
+        let email = try await book.field(named: "email")
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        let first = BookDirectory.jpeg + [1, 2, 3]
+        let second = BookDirectory.jpeg + [4, 5, 6]
+        _ = try await book.add(NewPerson(givenName: "Grace", surname: "Hopper-\(tag)", values: [(photo, [LDAPValue(bytes: first)])]))
+        let again = NewPerson(givenName: "Grace", surname: "Hopper-\(tag)",
+                              values: [(photo, [LDAPValue(bytes: second)]), (email, [LDAPValue("grace.\(tag)@example.org")])])
+        let results = try await book.importPeople([again])
+        guard case .success(.updated(let dn)) = results[0] else {
+            Issue.record("expected an update, got \(results[0])")
+            return
+        }
+        let stored = try #require(try await book.person(at: dn, fields: [photo, email]))
+        #expect(stored.values(of: photo).map(\.bytes) == [first])
+        #expect(stored.strings(of: email) == ["grace.\(tag)@example.org"])
+    }
+}
