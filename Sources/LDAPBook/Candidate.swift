@@ -27,11 +27,17 @@ public struct Candidate: Sendable, Identifiable {
 
     /// Creates a candidate.
     public init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue]) {
+        self.init(person: person, tier: tier, score: score, values: values,
+                  givenNames: person.entry["givenName"], surnames: person.entry["sn"])
+    }
+
+    /// Creates a candidate from names already read from the person's entry.
+    init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue], givenNames: [LDAPValue], surnames: [LDAPValue]) {
         self.person = person
         self.tier = tier
         self.score = score
         self.values = values
-        sortKey = SortKey(person: person)
+        sortKey = SortKey(givenNames: givenNames, surnames: surnames, dn: person.dn)
     }
 
     /// The person's DN.
@@ -63,23 +69,61 @@ public struct Candidate: Sendable, Identifiable {
         if lhs.score != rhs.score { return lhs.score < rhs.score }
         return lhs.sortKey < rhs.sortKey
     }
+
+    /// `candidates` in ``ranksBefore(_:_:)`` order. Positions are sorted rather than the
+    /// candidates themselves, which are large to move.
+    static func ranked(_ candidates: [Candidate]) -> [Candidate] {
+        let keys = candidates.map { RankKey(score: $0.score, sortKey: $0.sortKey) }
+        let order = keys.withUnsafeBufferPointer { keys in
+            keys.indices.sorted { keys[$0].ranksBefore(keys[$1]) }
+        }
+        return order.map { candidates[$0] }
+    }
 }
 
-/// The names and DN a candidate's ties are broken on, lower-cased once.
+/// The names and DN a candidate's ties are broken on, as one string of bytes compared
+/// byte by byte: the lower-cased last name and first name (the smallest of each), each
+/// ended by a zero byte so that a name sorts before its longer extensions, then the DN.
 private struct SortKey: Sendable, Comparable {
-    let surname: String
-    let given: String
-    let dn: String
-    let exactDN: String
+    let bytes: [UInt8]
 
-    init(person: Person) {
-        surname = (person.surnames.min() ?? "").lowercased()
-        given = (person.givenNames.min() ?? "").lowercased()
-        exactDN = person.dn.string
-        dn = exactDN.lowercased()
+    init(givenNames: [LDAPValue], surnames: [LDAPValue], dn: DistinguishedName) {
+        var bytes: [UInt8] = []
+        for names in [surnames, givenNames] {
+            let lowered = names.map { Self.lowercased($0.bytes) }
+            if let first = lowered.min(by: { $0.lexicographicallyPrecedes($1) }) { bytes += first }
+            bytes.append(0)
+        }
+        bytes += dn.string.utf8
+        self.bytes = bytes
+    }
+
+    /// `text` in lower case: byte by byte for ASCII, through Unicode otherwise.
+    private static func lowercased(_ text: [UInt8]) -> [UInt8] {
+        if text.allSatisfy({ $0 < 0x80 }) {
+            return text.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+        }
+        return Array(String(decoding: text, as: UTF8.self).lowercased().utf8)
     }
 
     static func < (lhs: SortKey, rhs: SortKey) -> Bool {
-        (lhs.surname, lhs.given, lhs.dn, lhs.exactDN) < (rhs.surname, rhs.given, rhs.dn, rhs.exactDN)
+        lhs.bytes.withUnsafeBufferPointer { left in
+            rhs.bytes.withUnsafeBufferPointer { right in
+                let common = min(left.count, right.count)
+                let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+                return order != 0 ? order < 0 : left.count < right.count
+            }
+        }
+    }
+}
+
+/// What ``Candidate/ranked(_:)`` sorts on, apart from the rest of the candidate.
+private struct RankKey {
+    let score: NameScore
+    let sortKey: SortKey
+
+    func ranksBefore(_ other: RankKey) -> Bool {
+        if score != other.score { return score < other.score }
+        return sortKey < other.sortKey
     }
 }

@@ -34,13 +34,20 @@ public struct NameScore: Sendable, Hashable, Comparable {
     /// Scores names against tokens already passed through ``fold(_:)``, so that ranking
     /// many people folds the query once.
     init(foldedTokens folded: [String], givenNames: [String], surnames: [String]) {
-        let given = givenNames.map(NameScore.fold)
-        let sn = surnames.map(NameScore.fold)
+        self.init(foldedTokens: folded.map { Array($0.utf8) },
+                  foldedGivenNames: givenNames.map { Array(NameScore.fold($0).utf8) },
+                  foldedSurnames: surnames.map { Array(NameScore.fold($0).utf8) })
+    }
+
+    /// Scores folded names against folded tokens, all as UTF-8 bytes. Folded text is in
+    /// compatibility decomposition, so equal bytes mean equal names, and a byte prefix is a
+    /// prefix of whole characters' scalars.
+    init(foldedTokens folded: [[UInt8]], foldedGivenNames given: [[UInt8]], foldedSurnames sn: [[UInt8]]) {
         // For each token: 0 = no match, 1 = prefix, 2 = exact.
-        func strength(_ token: String, _ names: [String]) -> Int {
+        func strength(_ token: [UInt8], _ names: [[UInt8]]) -> Int {
             names.reduce(0) { best, name in
                 if name == token { return 2 }
-                return max(best, name.unicodeScalars.starts(with: token.unicodeScalars) ? 1 : 0)
+                return max(best, name.starts(with: token) ? 1 : 0)
             }
         }
         let givenStrengths = folded.map { strength($0, given) }
@@ -80,16 +87,28 @@ public struct NameScore: Sendable, Hashable, Comparable {
 
     /// Case-folded compatibility decomposition with white space collapsed:
     /// `Zoë` and `ZOE\u{308}` fold alike, and `ﬁ` folds as `fi`.
+    /// ``fold(_:)`` of UTF-8 bytes, as bytes; ASCII is folded without making a string.
+    static func fold(bytes: [UInt8]) -> [UInt8] {
+        asciiFold(bytes) ?? Array(fold(String(decoding: bytes, as: UTF8.self)).utf8)
+    }
+
     static func fold(_ text: String) -> String {
+        if let ascii = asciiFold(text.utf8) {
+            return String(decoding: ascii, as: UTF8.self)
+        }
+        // Beyond ASCII, Unicode's compatibility decomposition decides.
+        return text.decomposedStringWithCompatibilityMapping.lowercased()
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The fold of ASCII text, which decomposes to itself: lower case, runs of white
+    /// space as one space, none at the ends. `nil` when `bytes` are not all ASCII.
+    private static func asciiFold(_ bytes: some Collection<UInt8>) -> [UInt8]? {
         var ascii: [UInt8] = []
-        ascii.reserveCapacity(text.utf8.count)
+        ascii.reserveCapacity(bytes.count)
         var pendingSpace = false
-        for byte in text.utf8 {
-            guard byte < 0x80 else {
-                // Beyond ASCII, Unicode's compatibility decomposition decides.
-                return text.decomposedStringWithCompatibilityMapping.lowercased()
-                    .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            }
+        for byte in bytes {
+            guard byte < 0x80 else { return nil }
             if byte == 0x20 || (0x09...0x0D).contains(byte) {
                 pendingSpace = !ascii.isEmpty
                 continue
@@ -98,10 +117,9 @@ public struct NameScore: Sendable, Hashable, Comparable {
                 ascii.append(0x20)
                 pendingSpace = false
             }
-            // ASCII decomposes to itself; only the case changes.
             ascii.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
         }
-        return String(decoding: ascii, as: UTF8.self)
+        return ascii
     }
 }
 

@@ -136,22 +136,39 @@ extension Ranking {
     {
         var withField: [Candidate] = []
         var withoutField: [Candidate] = []
-        let tokens = name.tokens.map(NameScore.fold)
+        let tokens = name.tokens.map { Array(NameScore.fold($0).utf8) }
+        // Names repeat (families, common first names), so each one beyond ASCII is folded
+        // through Unicode once.
+        var folded: [[UInt8]: [UInt8]] = [:]
+        func fold(_ values: [LDAPValue]) -> [[UInt8]] {
+            values.map { value in
+                let bytes = value.bytes
+                if bytes.allSatisfy({ $0 < 0x80 }) { return NameScore.fold(bytes: bytes) }
+                if let known = folded[bytes] { return known }
+                let result = NameScore.fold(bytes: bytes)
+                folded[bytes] = result
+                return result
+            }
+        }
         for entry in entries {
             let person = Person(entry: entry)
-            let score = NameScore(foldedTokens: tokens, givenNames: person.givenNames, surnames: person.surnames)
+            let (givenNames, surnames) = (entry["givenName"], entry["sn"])
+            let score = NameScore(foldedTokens: tokens, foldedGivenNames: fold(givenNames), foldedSurnames: fold(surnames))
             guard let field else {
-                withoutField.append(Candidate(person: person, tier: nil, score: score, values: []))
+                withoutField.append(Candidate(person: person, tier: nil, score: score, values: [],
+                                              givenNames: givenNames, surnames: surnames))
                 continue
             }
             let values = person.values(of: field)
             if values.isEmpty {
-                withoutField.append(Candidate(person: person, tier: .nameOnly, score: score, values: []))
+                withoutField.append(Candidate(person: person, tier: .nameOnly, score: score, values: [],
+                                              givenNames: givenNames, surnames: surnames))
             } else {
-                withField.append(Candidate(person: person, tier: .fieldAndName, score: score, values: values))
+                withField.append(Candidate(person: person, tier: .fieldAndName, score: score, values: values,
+                                           givenNames: givenNames, surnames: surnames))
             }
         }
-        return (withField.sorted(by: Candidate.ranksBefore), withoutField.sorted(by: Candidate.ranksBefore))
+        return (Candidate.ranked(withField), Candidate.ranked(withoutField))
     }
 }
 
