@@ -84,12 +84,14 @@ public struct SlapdConfiguration: Sendable {
     public var extraSchemaFiles: [URL] = []
 
     /// The attribute indexes of the database: by default equality on `objectClass`,
-    /// equality and substrings on the name attributes, equality on `mail`,
-    /// `telephoneNumber`, `entryUUID` and `entryCSN`, and ``ldapbookIndexes``.
+    /// equality and substrings on the name attributes, equality on `mail` and
+    /// `telephoneNumber`, equality and substrings on `uid` (new entries look for a free
+    /// `uid` by prefix), equality on `entryUUID` and `entryCSN`, and ``ldapbookIndexes``.
     public var indexes: [Index] = [
         Index(["objectClass"], for: [.equality]),
         Index(["givenName", "sn", "cn"], for: [.equality, .substring]),
         Index(["mail", "telephoneNumber"], for: [.equality]),
+        Index(["uid"], for: [.equality, .substring]),
         Index(["entryUUID", "entryCSN"], for: [.equality]),
     ] + ldapbookIndexes
 

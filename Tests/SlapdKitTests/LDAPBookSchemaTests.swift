@@ -98,15 +98,16 @@ struct LDAPBookSchemaTests {
     @Test("Turning the schema off removes it and its attributes from the indexes; turning it on adds its index once")
     func schemaTurnedOff() throws {
         var configuration = SlapdConfiguration()
-        configuration.indexes.append(SlapdConfiguration.Index(["uid", "ldapbookNickname"], for: [.equality]))
+        configuration.indexes.append(SlapdConfiguration.Index(["employeeNumber", "ldapbookNickname"], for: [.equality]))
         configuration.includesLDAPBookSchema = false
 
         #expect(configuration.indexes.map(\.description) == [
             "objectClass eq",
             "givenName,sn,cn eq,sub",
             "mail,telephoneNumber eq",
+            "uid eq,sub",
             "entryUUID,entryCSN eq",
-            "uid eq",
+            "employeeNumber eq",
         ])
         let ldif = try Self.render(configuration)
         #expect(Self.schemaNames(ldif) == ["{0}core", "{1}cosine", "{2}inetorgperson", "{3}nis"])
