@@ -1,7 +1,7 @@
 # ldapbook: build and test on Debian with the Swift toolchain.
 SWIFT ?= swift
 
-.PHONY: all deps build test demo docker-check interop clean
+.PHONY: all deps build test demo docker-check interop bench bench-smoke clean
 
 all: build
 
@@ -28,6 +28,15 @@ docker-check:
 # Checks that khard and Evolution read back exported vCards (installs them when missing).
 interop:
 	@scripts/check-vcard-interop.sh
+
+# Benchmarks on 10k, 100k and 1M entries against ldapsearch/ldapadd, python-ldap and ldap3;
+# writes the results into BENCHMARKS.md.
+bench:
+	@scripts/bench.sh
+
+# The same harness on 10k entries, in under two minutes (CI).
+bench-smoke:
+	@scripts/bench.sh --quick
 
 clean:
 	$(SWIFT) package clean

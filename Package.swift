@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SlapdKit", targets: ["SlapdKit"]),
         .library(name: "LDAPBook", targets: ["LDAPBook"]),
         .executable(name: "ldapbook", targets: ["ldapbook"]),
+        .executable(name: "ldapbook-bench", targets: ["LDAPBookBench"]),
     ],
     targets: [
         // libldap and liblber from the system (Debian: libldap-dev), plus a shim header.
@@ -28,6 +29,8 @@ let package = Package(
         .target(name: "TerminalUI"),
         // The ldapbook command: one file per subcommand, the work is in the libraries.
         .executableTarget(name: "ldapbook", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit", "CommandLineKit", "TerminalUI"]),
+        // make bench: ldapbook against ldapsearch, ldapadd, python-ldap and ldap3 on one private slapd.
+        .executableTarget(name: "LDAPBookBench", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit"]),
 
         .testTarget(name: "LDAPKitTests", dependencies: ["LDAPKit", "CLDAP"]),
         .testTarget(name: "LDAPKitIntegrationTests", dependencies: ["LDAPKit", "SlapdKit", "CLDAP"]),

@@ -1,0 +1,106 @@
+import Foundation
+import LDAPBook
+import LDAPKit
+
+/// `ldapbook-bench`: ldapbook against ldapsearch/ldapadd, python-ldap and ldap3 on the
+/// same private slapd, in one run. See BENCHMARKS.md.
+///
+///     ldapbook-bench [--quick] [--sizes 10000,100000,1000000] [--output FILE] [--work DIR]
+///     ldapbook-bench generate COUNT FILE      the LDIF of COUNT people
+///     ldapbook-bench serve COUNT              a loaded slapd to profile against, until stdin closes
+///     ldapbook-bench rank COUNT [RUNS]        ranking alone, for a profiler
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let photoDirectory = root.appendingPathComponent("demo/photos")
+let photos: [[UInt8]] = ((try? FileManager.default.contentsOfDirectory(atPath: photoDirectory.path)) ?? [])
+    .sorted().filter { $0.hasSuffix(".jpg") }
+    .compactMap { FileManager.default.contents(atPath: photoDirectory.appendingPathComponent($0).path).map { [UInt8]($0) } }
+
+if arguments.first == "generate" {
+    guard arguments.count == 3, let count = Int(arguments[1]) else {
+        FileHandle.standardError.write(Data("usage: ldapbook-bench generate COUNT FILE\n".utf8))
+        exit(64)
+    }
+    try BenchPeople.writeLDIF(count: count, suffix: "dc=bench,dc=example", photos: photos, to: URL(fileURLWithPath: arguments[2]))
+    exit(0)
+}
+
+if arguments.first == "rank" {
+    // Ranking alone, by name, for profiling: ldapbook-bench rank COUNT
+    let count = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
+    let entries = Array(BenchPeople(count: count, suffix: "dc=bench,dc=example", photos: []))
+    let query = try NameQuery("jo")
+    for _ in 0..<(arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5) {
+        let started = ContinuousClock.now
+        let tiers = Ranking.nameTiers(of: entries, field: nil, name: query)
+        FileHandle.standardError.write(Data("ranked \(tiers.nameOnly.count) in \(ContinuousClock.now - started)\n".utf8))
+    }
+    exit(0)
+}
+
+if arguments.first == "serve" {
+    // A loaded server to profile against: prints its URI, runs until standard input closes.
+    guard arguments.count == 2, let count = Int(arguments[1]) else {
+        FileHandle.standardError.write(Data("usage: ldapbook-bench serve COUNT\n".utf8))
+        exit(64)
+    }
+    let work = URL(fileURLWithPath: root.appendingPathComponent(".build/bench").path)
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    let bench = Bench(work: work, ldapbook: "", photos: photos, quick: true)
+    let server = try await bench.loadedServer(count)
+    FileHandle.standardOutput.write(Data("\(server.ldapURI) \(bench.suffix)\n".utf8))
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    server.cleanup()
+    exit(0)
+}
+
+let quick = arguments.contains("--quick")
+let sizes = (option("--sizes") ?? (quick ? "10000" : "10000,100000,1000000")).split(separator: ",").compactMap { Int($0) }
+let work = URL(fileURLWithPath: option("--work") ?? root.appendingPathComponent(".build/bench").path)
+try FileManager.default.createDirectory(at: work.appendingPathComponent("home/config"), withIntermediateDirectories: true)
+let ldapbook = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    .appendingPathComponent("ldapbook").path
+guard FileManager.default.isExecutableFile(atPath: ldapbook) else {
+    FileHandle.standardError.write(Data("ldapbook-bench: \(ldapbook) not found; build the ldapbook product too\n".utf8))
+    exit(69)
+}
+
+do {
+    let bench = Bench(work: work, ldapbook: ldapbook, photos: photos, quick: quick)
+    let started = ContinuousClock.now
+    bench.report.paragraph(Report.machine())
+    let lookupSize = sizes.contains(100_000) ? 100_000 : sizes.min() ?? 10_000
+    var exportRows: [[String]] = []
+    for size in sizes.sorted() {
+        let server = try await bench.loadedServer(size)
+        if size <= 100_000 {
+            try bench.processLookup(size: size, server: server)
+        }
+        if size == lookupSize {
+            try await bench.libraryLookups(size: size, server: server)
+            try await bench.resolver(size: size, server: server)
+        }
+        exportRows.append(try bench.exportRun(size: size, server: server))
+        server.cleanup()
+    }
+    bench.report.section("5. Export (streamed to /dev/null)",
+                         headers: ["entries", "vCard wall", "vCard entries/s", "vCard peak RSS", "LDIF wall", "LDIF entries/s",
+                                   "LDIF peak RSS", "ldapsearch LDIF wall", "ldapsearch peak RSS"],
+                         rows: exportRows,
+                         note: "Peak RSS is the whole process's high-water mark (VmHWM, read every 2 ms while it runs); target under 64 MB at 1M entries, flat as the size grows.")
+    try await bench.bulkImport(size: quick ? 2_000 : 100_000)
+    bench.report.paragraph("Whole run: \(ContinuousClock.now - started).")
+
+    let output = URL(fileURLWithPath: option("--output") ?? work.appendingPathComponent("results.md").path)
+    try bench.report.text.write(to: output, atomically: true, encoding: .utf8)
+    FileHandle.standardError.write(Data("[bench] wrote \(output.path)\n".utf8))
+} catch {
+    FileHandle.standardError.write(Data("ldapbook-bench: \(error)\n".utf8))
+    exit(70)
+}
