@@ -31,8 +31,9 @@ struct Report {
             .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "?"
         let memory = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8))?
             .split(separator: "\n").first?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "?"
-        let packages = firstLine(["/usr/bin/dpkg-query", "-W", "-f", "slapd ${Version}, python3-ldap ${Version}, python3-ldap3 ${Version}\\n",
-                                  "slapd", "python3-ldap", "python3-ldap3"])
+        let packages = ["slapd", "python3-ldap", "python3-ldap3"]
+            .map { "\($0) " + firstLine(["/usr/bin/dpkg-query", "-W", "-f", "${Version}\\n", $0]) }
+            .joined(separator: ", ")
         return """
             - CPU: \(cpuModel), \(ProcessInfo.processInfo.activeProcessorCount) cores; memory \((Int(memory) ?? 0) / 1024 / 1024) GiB
             - \(firstLine(["/usr/bin/uname", "-sr"])); \(packages)

@@ -95,7 +95,7 @@ do {
                          rows: exportRows,
                          note: "Peak RSS is the whole process's high-water mark (VmHWM, read every 2 ms while it runs); target under 64 MB at 1M entries, flat as the size grows.")
     try await bench.bulkImport(size: quick ? 2_000 : 100_000)
-    bench.report.paragraph("Whole run: \(ContinuousClock.now - started).")
+    bench.report.paragraph("Whole run: \(Int(seconds(ContinuousClock.now - started)).formatted()) seconds.")
 
     let output = URL(fileURLWithPath: option("--output") ?? work.appendingPathComponent("results.md").path)
     try bench.report.text.write(to: output, atomically: true, encoding: .utf8)
