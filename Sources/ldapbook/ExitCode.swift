@@ -43,11 +43,17 @@ enum ExitCode: Int32 {
             }
         case let error as LDAPError:
             if error.isServerDown || error.isTimeout || error.code == .busy {
-                return (.unavailable, error.description)
+                return (.unavailable, "directory unavailable: " + error.description)
             }
-            if error.isInsufficientAccess || error.isInvalidCredentials || error.code == .inappropriateAuthentication
-                || error.code == .strongerAuthRequired || error.code == .confidentialityRequired {
-                return (.noPermission, error.description)
+            if error.isInsufficientAccess {
+                return (.noPermission, "insufficient access: the directory does not allow this (\(error.description))")
+            }
+            if error.isInvalidCredentials {
+                return (.noPermission, "wrong bind DN or password: " + error.description)
+            }
+            if error.code == .inappropriateAuthentication || error.code == .strongerAuthRequired
+                || error.code == .confidentialityRequired {
+                return (.noPermission, "the directory requires another way to authenticate: " + error.description)
             }
             if error.isSchemaViolation || error.code == .attributeOrValueExists {
                 return (.invalidValue, error.description)
