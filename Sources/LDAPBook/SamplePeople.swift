@@ -80,7 +80,7 @@ public enum SamplePeople {
     public struct Generator: Sequence, IteratorProtocol, Sendable {
         private let count: Int
         private let photoCount: Int
-        private var random: SplitMix
+        private var random: SeededRandomNumberGenerator
         private var index = 0
         private var used: [String: Int] = [:]
 
@@ -88,7 +88,7 @@ public enum SamplePeople {
         public init(count: Int, seed: UInt64 = 1815, photoCount: Int = 6) {
             self.count = count
             self.photoCount = photoCount
-            random = SplitMix(seed: seed)
+            random = SeededRandomNumberGenerator(seed: seed)
             for person in wellKnown.prefix(count) { used["\(person.givenName) \(person.surname)"] = 1 }
         }
 
@@ -130,7 +130,7 @@ public enum SamplePeople {
         ["engines.example", "difference.example", "babbage.example"][index % 3]
     }
 
-    private static func phone(_ random: inout SplitMix) -> String {
+    private static func phone(_ random: inout SeededRandomNumberGenerator) -> String {
         "+44 20 7946 \(fourDigits(Int(random.next() % 10_000)))"
     }
 
@@ -142,15 +142,18 @@ public enum SamplePeople {
     }
 }
 
-/// A small deterministic random number generator (SplitMix64).
-struct SplitMix {
+/// A small deterministic random number generator (SplitMix64): the same seed gives the
+/// same numbers on every platform, so that generated people can be reproduced.
+public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    /// A generator whose numbers are determined by `seed`.
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

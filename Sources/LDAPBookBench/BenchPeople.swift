@@ -20,7 +20,7 @@ struct BenchPeople: Sequence, IteratorProtocol {
     let photos: [[UInt8]]
     private let peopleBase: DistinguishedName
     private var samples: SamplePeople.Generator
-    private var random: SplitMix64
+    private var random: SeededRandomNumberGenerator
     private var index = 0
 
     /// `count` people under `ou=people,<suffix>`, using `photos` as their photos.
@@ -30,7 +30,7 @@ struct BenchPeople: Sequence, IteratorProtocol {
         self.photos = photos
         peopleBase = Self.container(suffix: suffix).dn
         samples = SamplePeople.Generator(count: count, seed: seed, photoCount: photos.count)
-        random = SplitMix64(seed: seed ^ 0x5EED)
+        random = SeededRandomNumberGenerator(seed: seed ^ 0x5EED)
     }
 
     /// The next person's entry.
@@ -92,7 +92,7 @@ struct BenchPeople: Sequence, IteratorProtocol {
     /// `count` different lower-case name prefixes of 2 to 4 letters, taken from the names of
     /// the first people of a data set with the same seed, in a fixed order.
     static func prefixes(count: Int, from people: BenchPeople) -> [String] {
-        var random = SplitMix64(seed: 0xBEEF)
+        var random = SeededRandomNumberGenerator(seed: 0xBEEF)
         var seen = Set<String>()
         var result: [String] = []
         for entry in people {
@@ -117,7 +117,7 @@ struct BenchPeople: Sequence, IteratorProtocol {
 
     /// Writes the container and `count` people as LDIF to `file`, streaming.
     static func writeLDIF(count: Int, suffix: String, photos: [[UInt8]], to file: URL, includingContainer: Bool = true) throws {
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw BenchError("cannot create \(file.path)") }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         // No "version: 1" line: slapadd reads plain entries only.
@@ -131,20 +131,5 @@ struct BenchPeople: Sequence, IteratorProtocol {
             }
         }
         handle.write(Data(buffer))
-    }
-}
-
-/// SplitMix64: a small deterministic random number generator.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

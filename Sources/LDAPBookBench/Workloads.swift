@@ -73,9 +73,12 @@ final class Bench: @unchecked Sendable {
     }
 
     /// A 0600 file holding the root password of `server`, for `-y`.
-    func passwordFile(_ server: Slapd) -> String {
+    func passwordFile(_ server: Slapd) throws -> String {
         let file = server.directory.appendingPathComponent("bench-password")
-        FileManager.default.createFile(atPath: file.path, contents: Data(server.rootPassword.utf8), attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(server.rootPassword.utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw BenchError("cannot write \(file.path)")
+        }
         return file.path
     }
 
@@ -322,7 +325,7 @@ extension Bench {
         let container = try await connect(plain, asRoot: true)
         try await container.add(BenchPeople.container(suffix: suffix))
         await container.close()
-        let ldapadd = ["/usr/bin/ldapadd", "-x", "-H", plain.ldapURI, "-D", plain.rootDN, "-y", passwordFile(plain), "-f", file.path]
+        let ldapadd = ["/usr/bin/ldapadd", "-x", "-H", plain.ldapURI, "-D", plain.rootDN, "-y", try passwordFile(plain), "-f", file.path]
         var serverBefore = CPUUsage.processSeconds(plain.processIdentifier ?? 0)
         let added = try ChildRun.run(ldapadd, environment: childEnvironment)
         var serverCPU = CPUUsage.processSeconds(plain.processIdentifier ?? 0) - serverBefore
@@ -334,7 +337,7 @@ extension Bench {
         plain.cleanup()
 
         let book = try await emptyServer()
-        let importArguments = [ldapbook, "import", file.path, "-H", book.ldapURI, "-b", suffix, "-D", book.rootDN, "-y", passwordFile(book)]
+        let importArguments = [ldapbook, "import", file.path, "-H", book.ldapURI, "-b", suffix, "-D", book.rootDN, "-y", try passwordFile(book)]
         serverBefore = CPUUsage.processSeconds(book.processIdentifier ?? 0)
         let imported = try ChildRun.run(importArguments, environment: childEnvironment)
         serverCPU = CPUUsage.processSeconds(book.processIdentifier ?? 0) - serverBefore
@@ -355,7 +358,7 @@ extension Bench {
         let cardServer = try await emptyServer()
         serverBefore = CPUUsage.processSeconds(cardServer.processIdentifier ?? 0)
         let cardImport = try ChildRun.run([ldapbook, "import", vcf.path, "-H", cardServer.ldapURI, "-b", suffix, "-D", cardServer.rootDN,
-                                           "-y", passwordFile(cardServer)], environment: childEnvironment)
+                                           "-y", try passwordFile(cardServer)], environment: childEnvironment)
         serverCPU = CPUUsage.processSeconds(cardServer.processIdentifier ?? 0) - serverBefore
         let cardCount = try await personCount(cardServer)
         cardServer.cleanup()

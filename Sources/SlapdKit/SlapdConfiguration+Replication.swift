@@ -76,3 +76,26 @@ extension SlapdConfiguration {
         }
     }
 }
+
+extension Slapd {
+    /// `count` servers that replicate with each other (multi-provider), each with
+    /// `configuration` and its own port, server ID (1, 2, …) and the others as peers. Only
+    /// the first creates the suffix entry; the others receive it. None is started.
+    ///
+    /// Tests and benchmarks use this for the topology docker-compose.yml describes.
+    public static func replicatedGroup(of count: Int, configuration: SlapdConfiguration = SlapdConfiguration()) throws -> [Slapd] {
+        precondition(count >= 2, "a replicated group has at least two servers")
+        let ports = try (0..<count).map { _ in try LoopbackPort.free() }
+        return try ports.indices.map { index in
+            var node = configuration
+            node.port = ports[index]
+            node.listensOnTCP = true
+            node.createsSuffixEntry = configuration.createsSuffixEntry && index == 0
+            var replication = configuration.replication ?? SlapdConfiguration.Replication(serverID: index + 1, peers: [])
+            replication.serverID = index + 1
+            replication.peers = ports.indices.filter { $0 != index }.map { "ldap://127.0.0.1:\(ports[$0])" }
+            node.replication = replication
+            return try Slapd(configuration: node)
+        }
+    }
+}

@@ -12,19 +12,9 @@ struct ReplicatedDirectoryTests {
 
     /// Two servers replicating with each other (the configuration docker-compose uses).
     private func startPair() async throws -> (Slapd, Slapd) {
-        let ports = (try Slapd.freeLoopbackPort(), try Slapd.freeLoopbackPort())
-        func node(_ serverID: Int, port: Int, peer: Int) -> SlapdConfiguration {
-            var configuration = SlapdConfiguration(suffix: Self.suffix)
-            configuration.port = port
-            configuration.replication = .init(serverID: serverID, peers: ["ldap://127.0.0.1:\(peer)"])
-            configuration.createsSuffixEntry = serverID == 1
-            return configuration
-        }
-        let first = try Slapd(configuration: node(1, port: ports.0, peer: ports.1))
-        let second = try Slapd(configuration: node(2, port: ports.1, peer: ports.0))
-        try await first.start()
-        try await second.start()
-        return (first, second)
+        let group = try Slapd.replicatedGroup(of: 2, configuration: SlapdConfiguration(suffix: Self.suffix))
+        for server in group { try await server.start() }
+        return (group[0], group[1])
     }
 
     /// An address book on `servers`, tried in order, as the root DN.

@@ -7,19 +7,9 @@ import Testing
 struct ReplicationTests {
     /// Starts two servers that replicate with each other; only the first has the suffix entry.
     private func startPair() async throws -> (Slapd, Slapd) {
-        let ports = (try Slapd.freeLoopbackPort(), try Slapd.freeLoopbackPort())
-        func node(_ serverID: Int, port: Int, peer: Int) -> SlapdConfiguration {
-            var configuration = SlapdConfiguration(suffix: "dc=replicated,dc=example")
-            configuration.port = port
-            configuration.replication = .init(serverID: serverID, peers: ["ldap://127.0.0.1:\(peer)"])
-            configuration.createsSuffixEntry = serverID == 1
-            return configuration
-        }
-        let first = try Slapd(configuration: node(1, port: ports.0, peer: ports.1))
-        let second = try Slapd(configuration: node(2, port: ports.1, peer: ports.0))
-        try await first.start()
-        try await second.start()
-        return (first, second)
+        let group = try Slapd.replicatedGroup(of: 2, configuration: SlapdConfiguration(suffix: "dc=replicated,dc=example"))
+        for server in group { try await server.start() }
+        return (group[0], group[1])
     }
 
     /// Searches `server` for `filter` until it finds `count` entries or `timeout` passes.
