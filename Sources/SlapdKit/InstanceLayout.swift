@@ -39,12 +39,14 @@ struct InstanceLayout: Sendable {
     /// The ldapi URI of ``socket``, with the path percent-encoded as RFC 4516 requires.
     var ldapiURI: String { "ldapi://" + Self.percentEncoded(socket.path) }
 
-    /// The value of slapd's `-h` option: the ldapi socket, preceded by
-    /// `ldap://127.0.0.1:<tcpPort>/` when there is a TCP port to listen on.
-    func listenerURLs(tcpPort: Int?) -> String {
-        let ldapi = ldapiURI + "/"
-        guard let tcpPort else { return ldapi }
-        return "ldap://127.0.0.1:\(tcpPort)/ " + ldapi
+    /// The value of slapd's `-h` option: `ldap://127.0.0.1:<tcpPort>/` when there is a TCP
+    /// port to listen on, `ldaps://127.0.0.1:<ldapsPort>/` when there is an ldaps port, then
+    /// the ldapi socket.
+    func listenerURLs(tcpPort: Int?, ldapsPort: Int? = nil) -> String {
+        var listeners: [String] = []
+        if let tcpPort { listeners.append("ldap://127.0.0.1:\(tcpPort)/") }
+        if let ldapsPort { listeners.append("ldaps://127.0.0.1:\(ldapsPort)/") }
+        return (listeners + [ldapiURI + "/"]).joined(separator: " ")
     }
 
     /// Tells whether the configuration was already generated (by this or an earlier run).

@@ -116,7 +116,8 @@ extension Slapd {
 
     /// Launches slapd in the foreground with its output going to ``log``.
     private func launchSlapd() throws(SlapdError) -> ChildProcess {
-        let listeners = layout.listenerURLs(tcpPort: configuration.listensOnTCP ? port : nil)
+        let listeners = layout.listenerURLs(tcpPort: configuration.listensOnTCP ? port : nil,
+                                            ldapsPort: ldapsPort > 0 ? ldapsPort : nil)
         let process = ChildProcess(
             executable: configuration.slapdExecutable,
             arguments: ["-d", configuration.logLevel, "-F", layout.configurationDirectory.path, "-h", listeners],

@@ -54,6 +54,10 @@ public final class Slapd: Sendable {
     /// ``SlapdConfiguration/listensOnTCP`` is off.
     public let port: Int
 
+    /// The TCP port slapd listens on for ldaps (TLS from the first byte) at 127.0.0.1 when
+    /// ``SlapdConfiguration/tls`` is set, or 0.
+    public let ldapsPort: Int
+
     /// The working directory holding the configuration, database and ldapi socket.
     public var directory: URL { workingDirectory.url }
 
@@ -75,8 +79,10 @@ public final class Slapd: Sendable {
             try layout.validateSocketPath()
             if configuration.listensOnTCP {
                 port = try configuration.port ?? LoopbackPort.free()
+                ldapsPort = configuration.tls == nil ? 0 : try LoopbackPort.free()
             } else {
                 port = 0
+                ldapsPort = 0
             }
         } catch {
             workingDirectory.removeIfTemporary()
@@ -105,6 +111,10 @@ public final class Slapd: Sendable {
     /// The LDAP URL of the TCP listener, `ldap://127.0.0.1:<port>`; nothing answers there
     /// when ``SlapdConfiguration/listensOnTCP`` is off.
     public var ldapURI: String { "ldap://127.0.0.1:\(port)" }
+
+    /// The ldaps URL, `ldaps://127.0.0.1:<ldapsPort>`; nothing answers there without
+    /// ``SlapdConfiguration/tls``.
+    public var ldapsURI: String { "ldaps://127.0.0.1:\(ldapsPort)" }
 
     /// The LDAP URL of the Unix domain socket, e.g. `ldapi://%2Ftmp%2Fslapd-Ab12Cd%2Fldapi`.
     public var ldapiURI: String { layout.ldapiURI }

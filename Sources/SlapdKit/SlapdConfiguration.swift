@@ -139,7 +139,8 @@ public struct SlapdConfiguration: Sendable {
     /// Modules loaded after `back_mdb`, which is always loaded, e.g. `syncprov`.
     public var extraModules: [String] = []
 
-    /// Server certificate settings; `nil` runs without TLS.
+    /// Server certificate settings; `nil` runs without TLS. With them, slapd offers StartTLS
+    /// on its TCP port and also listens for ldaps on a port of its own (``Slapd/ldapsPort``).
     public var tls: TLS?
 
     /// Multi-provider replication with other servers; `nil` (the default) runs a server

@@ -37,7 +37,8 @@ struct AccessControlTests {
         ]))
         await root.close()
         let passwordFile = server.directory.appendingPathComponent("reader-password").path
-        FileManager.default.createFile(atPath: passwordFile, contents: Data(Self.readerPassword.utf8), attributes: [.posixPermissions: 0o600])
+        #expect(FileManager.default.createFile(atPath: passwordFile, contents: Data(Self.readerPassword.utf8),
+                                               attributes: [.posixPermissions: 0o600]))
         return (server, passwordFile)
     }
 

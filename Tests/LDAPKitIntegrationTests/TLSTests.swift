@@ -57,6 +57,26 @@ struct TLSTests {
         }
     }
 
+    @Test("ldaps with the CA verifies the server and binds; with an unknown CA it fails")
+    func ldaps() async throws {
+        try await withTLSServer { server, certificate in
+            var configuration = try TestDirectory.rootConfiguration(server)
+            configuration.servers = [server.ldapsURI]
+            configuration.tls = .init(caCertificateFile: certificate.certificate.path)
+            let connection = try await LDAPConnection.connect(configuration: configuration)
+            #expect(try await connection.whoAmI().lowercased() == "dn:\(server.rootDN.lowercased())")
+            await connection.close()
+
+            let other = try Certificate()
+            defer { other.remove() }
+            configuration.tls = .init(caCertificateFile: other.certificate.path)
+            let error = await #expect(throws: LDAPError.self) {
+                _ = try await LDAPConnection.connect(configuration: configuration)
+            }
+            #expect(error?.isServerDown == true || error?.code == .connectError, "\(String(describing: error))")
+        }
+    }
+
     @Test("an unknown CA fails the connection, never falling back to clear text")
     func unknownCertificateAuthority() async throws {
         try await withTLSServer { server, _ in
