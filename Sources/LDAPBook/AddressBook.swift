@@ -206,6 +206,9 @@ public final class AddressBook: Sendable {
             throw AddressBookError(.invalidName, "a new person needs a surname (sn is required by inetOrgPerson)")
         }
         let given = newPerson.givenName?.trimmingWhitespace()
+        for name in [surname, given ?? ""] where name.count > NameQuery.maximumLength {
+            throw AddressBookError(.invalidName, "a name may have at most \(NameQuery.maximumLength) characters")
+        }
         let nameField = Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
         try nameField.validate([LDAPValue(surname)] + (given.map { [LDAPValue($0)] } ?? []))
 

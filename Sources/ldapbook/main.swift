@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import TerminalUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,7 +43,8 @@ func run(_ arguments: [String]) async -> ExitCode {
         }
     } catch {
         let (code, message) = ExitCode.forError(error)
-        FileHandle.standardError.write(Data("ldapbook: \(message)\n".utf8))
+        // Messages quote user input and directory data: never let either drive the terminal.
+        FileHandle.standardError.write(Data("ldapbook: \(TerminalText.sanitized(message))\n".utf8))
         return code
     }
 }

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import TerminalUI
 import LDAPBook
 import LDAPKit
 
@@ -54,7 +55,7 @@ enum Export {
                         ? Data($0.bytes).base64EncodedString() : $0.lossyString }
                 }
                 let object: [String: Any] = ["dn": entry.dn.string, "fields": fields]
-                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                let data = try JSONOutput.data(object, options: [.sortedKeys, .withoutEscapingSlashes])
                 out.write(Data(((count == 0 ? "\n" : ",\n") + String(decoding: data, as: UTF8.self)).utf8))
             case "csv":
                 let cells = zip(csvColumns, csvFields).map { column, field -> String in
@@ -70,7 +71,7 @@ enum Export {
         if format == "json" { out.write(Data((count == 0 ? "]\n" : "\n]\n").utf8)) }
         guard count > 0 else {
             let who = words.isEmpty ? "no people in the directory" : "no one named \(words.joined(separator: " "))"
-            FileHandle.standardError.write(Data("ldapbook: \(who): nothing exported\n".utf8))
+            FileHandle.standardError.write(Data("ldapbook: \(TerminalText.sanitized(who)): nothing exported\n".utf8))
             return .nothingDone
         }
         return .success

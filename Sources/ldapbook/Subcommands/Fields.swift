@@ -22,7 +22,7 @@ enum Fields {
                  "singleValued": field.isSingleValued, "origin": field.origin.rawValue]
             }
             let document: [String: Any] = ["fields": list, "customFields": registry.hasLDAPBookSchema]
-            let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+            let data = try JSONOutput.data(document, options: [.sortedKeys])
             text = String(decoding: data, as: UTF8.self) + "\n"
         } else {
             let width = fields.map(\.name.count).max() ?? 0

@@ -113,7 +113,7 @@ enum Find {
             "matches": list,
             "more": more,
         ]
-        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        let data = try JSONOutput.data(document, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import TerminalUI
 import LDAPBook
 import LDAPKit
 #if canImport(Glibc)
@@ -66,7 +67,7 @@ enum Import {
                 let label = path
                 report = { done in
                     if done == total || done % 100 == 0 {
-                        FileHandle.standardError.write(Data("\r\(label): \(done)/\(total)".utf8))
+                        FileHandle.standardError.write(Data("\r\(TerminalText.sanitized(label)): \(done)/\(total)".utf8))
                     }
                 }
             }
@@ -86,7 +87,7 @@ enum Import {
         }
         let verb = dryRun ? "would be " : ""
         let summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
-        let reasons = tally.rejected.map { "ldapbook: rejected: \($0)\n" }.joined()
+        let reasons = tally.rejected.map { "ldapbook: rejected: \(TerminalText.sanitized($0))\n" }.joined()
         FileHandle.standardError.write(Data(reasons.utf8))
         FileHandle.standardOutput.write(Data(summary.utf8))
         return tally.rejected.isEmpty ? .success : .invalidValue

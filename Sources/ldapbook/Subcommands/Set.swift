@@ -1,5 +1,6 @@
 import CommandLineKit
 import Foundation
+import TerminalUI
 import LDAPBook
 import LDAPKit
 
@@ -73,11 +74,11 @@ enum SetValues {
             return .success
         }
         guard !modifications.isEmpty else {
-            FileHandle.standardError.write(Data("ldapbook: \(person.displayName) already has these values\n".utf8))
+            FileHandle.standardError.write(Data("ldapbook: \(TerminalText.sanitized(person.displayName)) already has these values\n".utf8))
             return .success
         }
         try await book.update(person, with: change)
-        FileHandle.standardError.write(Data("ldapbook: updated \(person.dn)\n".utf8))
+        FileHandle.standardError.write(Data("ldapbook: updated \(TerminalText.sanitized(person.dn.string))\n".utf8))
         return .success
     }
 }

@@ -45,7 +45,7 @@ enum Show {
                 }
             }
             object["fields"] = values
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
+            let data = try JSONOutput.data(object, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
             text = String(decoding: data, as: UTF8.self) + "\n"
         } else {
             var lines = [TerminalText.sanitized(person.displayName), "  dn: " + TerminalText.sanitized(person.dn.string)]
