@@ -152,10 +152,6 @@ final class SearchChannel: Sendable {
 
     // Loop side.
 
-    func deliver(_ entry: LDAPEntry) {
-        deliver(contentsOf: [entry])
-    }
-
     /// Hands on several entries at once: a waiting consumer gets the first and finds the
     /// others buffered, so it is woken once.
     func deliver(contentsOf entries: [LDAPEntry]) {
