@@ -101,12 +101,18 @@ enum ConnectionOptions {
 
     /// Reads a password file: its whole content, less one trailing newline.
     static func readPasswordFile(_ path: String) throws -> LDAPConnection.Password {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(.usage, "-y: cannot read the password file \(path)")
+        LDAPConnection.Password(bytes: try passwordFileBytes(path, option: "-y"))
+    }
+
+    /// The bytes of the password file `path`, named by `option` in the error, less one
+    /// trailing line break (LF, CR or CRLF).
+    static func passwordFileBytes(_ path: String, option: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: expandingTilde(path)) else {
+            throw CommandFailure(.usage, "\(option): cannot read \(path) (a password file)")
         }
         var bytes = [UInt8](data)
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        return LDAPConnection.Password(bytes: bytes)
+        return bytes
     }
 }

@@ -1,6 +1,5 @@
 import CommandLineKit
 import Foundation
-import TerminalUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,8 +42,7 @@ func run(_ arguments: [String]) async -> ExitCode {
         }
     } catch {
         let (code, message) = ExitCode.forError(error)
-        // Messages quote user input and directory data: never let either drive the terminal.
-        FileHandle.standardError.write(Data("ldapbook: \(TerminalText.sanitized(message))\n".utf8))
+        Diagnostics.say(message)
         return code
     }
 }

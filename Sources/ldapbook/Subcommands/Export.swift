@@ -1,6 +1,5 @@
 import CommandLineKit
 import Foundation
-import TerminalUI
 import LDAPBook
 import LDAPKit
 
@@ -71,7 +70,7 @@ enum Export {
         if format == "json" { out.write(Data((count == 0 ? "]\n" : "\n]\n").utf8)) }
         guard count > 0 else {
             let who = words.isEmpty ? "no people in the directory" : "no one named \(words.joined(separator: " "))"
-            FileHandle.standardError.write(Data("ldapbook: \(TerminalText.sanitized(who)): nothing exported\n".utf8))
+            Diagnostics.say("\(who): nothing exported")
             return .nothingDone
         }
         return .success

@@ -87,8 +87,7 @@ enum Import {
         }
         let verb = dryRun ? "would be " : ""
         let summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
-        let reasons = tally.rejected.map { "ldapbook: rejected: \(TerminalText.sanitized($0))\n" }.joined()
-        FileHandle.standardError.write(Data(reasons.utf8))
+        for reason in tally.rejected { Diagnostics.say("rejected: \(reason)") }
         FileHandle.standardOutput.write(Data(summary.utf8))
         return tally.rejected.isEmpty ? .success : .invalidValue
     }

@@ -131,11 +131,8 @@ enum ServerConfig {
 
     /// The content of a password file, less one trailing line break.
     static func readSecret(_ path: String, option: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: ConnectionOptions.expandingTilde(path)) else {
-            throw CommandFailure(.usage, "server-config: \(option): cannot read \(path)")
-        }
-        var text = String(decoding: data, as: UTF8.self)
-        if text.hasSuffix("\n") { text.removeLast() }
+        let text = String(decoding: try ConnectionOptions.passwordFileBytes(path, option: "server-config: \(option)"),
+                          as: UTF8.self)
         guard !text.isEmpty else {
             throw CommandFailure(.usage, "server-config: \(option): \(path) is empty")
         }

@@ -1,6 +1,5 @@
 import CommandLineKit
 import Foundation
-import TerminalUI
 import LDAPBook
 import LDAPKit
 
@@ -74,11 +73,11 @@ enum SetValues {
             return .success
         }
         guard !modifications.isEmpty else {
-            FileHandle.standardError.write(Data("ldapbook: \(TerminalText.sanitized(person.displayName)) already has these values\n".utf8))
+            Diagnostics.say("\(person.displayName) already has these values")
             return .success
         }
         try await book.update(person, with: change)
-        FileHandle.standardError.write(Data("ldapbook: updated \(TerminalText.sanitized(person.dn.string))\n".utf8))
+        Diagnostics.say("updated \(person.dn)")
         return .success
     }
 }
