@@ -98,8 +98,16 @@ extension LocalDirectory {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            for descriptor in openDescriptors() where descriptor > STDERR_FILENO {
-                posix_spawn_file_actions_addclose(&actions, descriptor)
+            // Closed in the child, whatever this process opens while it is being spawned:
+            // Foundation opens pipes without close-on-exec, so any descriptor may belong to
+            // a child being started elsewhere in this process, and a detached program holding
+            // the write end of such a pipe would keep its reader waiting for as long as it runs.
+            if let closeFrom = addCloseFrom {
+                _ = closeFrom(&actions, STDERR_FILENO + 1)
+            } else {
+                for descriptor in openDescriptors() where descriptor > STDERR_FILENO {
+                    posix_spawn_file_actions_addclose(&actions, descriptor)
+                }
             }
             posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
@@ -119,11 +127,18 @@ extension LocalDirectory {
             return processIdentifier
         }
 
-        /// The descriptors open in this process, from `/proc/self/fd`.
-        ///
-        /// Foundation opens pipes without close-on-exec, so any descriptor may belong to a
-        /// child being started elsewhere in this process; a detached program holding the
-        /// write end of such a pipe would keep its reader waiting for as long as it runs.
+        /// glibc's `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), which
+        /// Swift's Glibc module does not import: it closes every descriptor from a number on
+        /// in the child, including those opened while the spawn is under way.
+        private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+                return nil
+            }
+            return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }()
+
+        /// The descriptors open in this process, from `/proc/self/fd`, for a C library
+        /// without ``addCloseFrom``; a descriptor opened after the listing stays open.
         private static func openDescriptors() -> [Int32] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
             return names.compactMap { Int32($0) }

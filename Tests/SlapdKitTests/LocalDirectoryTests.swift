@@ -124,6 +124,27 @@ struct LocalDirectoryTests {
         }
     }
 
+    @Test("Descriptors another thread opens while the server is being spawned stay out of it")
+    func noDescriptorsOpenedDuringTheSpawn() async throws {
+        try await Self.withLocalDirectory { directory in
+            let opener = PipeOpener()
+            opener.start()
+            let processIdentifier = try await {
+                defer { opener.stop() }
+                return try #require(try await directory.start().processIdentifier)
+            }()
+            #expect(opener.pipesOpened > 0)
+            let fileManager = FileManager.default
+            let descriptors = "/proc/\(processIdentifier)/fd"
+            let openFiles = try fileManager.contentsOfDirectory(atPath: descriptors)
+                .compactMap { try? fileManager.destinationOfSymbolicLink(atPath: "\(descriptors)/\($0)") }
+            let inherited = Set(openFiles).intersection(opener.pipeNames)
+            #expect(inherited.isEmpty, "slapd inherited \(inherited)")
+            opener.closeAll()
+            try await directory.stop()
+        }
+    }
+
     // MARK: Stopping
 
     @Test("Stop ends the server and removes its socket and pid file; starting again keeps the data")
@@ -516,5 +537,55 @@ extension LocalDirectoryTests {
         try ldif.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         return await Tool.run("/usr/bin/ldapadd", ["-Q", "-Y", "EXTERNAL", "-H", directory.ldapiURI, "-f", file.path])
+    }
+}
+
+/// A thread that opens pipes without close-on-exec, as Foundation does, until stopped, and
+/// keeps them open so that a child spawned meanwhile could inherit them.
+private final class PipeOpener: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = true
+    private var descriptors: [Int32] = []
+    private var opened = 0
+    private var names: Set<String> = []
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// How many pipes were opened.
+    var pipesOpened: Int { lock.withLock { opened } }
+
+    /// The `/proc` names of every pipe opened, as `readlink` shows them.
+    var pipeNames: Set<String> { lock.withLock { names } }
+
+    func start() {
+        Thread { [self] in
+            while lock.withLock({ running }) {
+                var ends: [Int32] = [0, 0]
+                guard pipe(&ends) == 0 else { break }
+                let name = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(ends[0])")) ?? ""
+                lock.withLock {
+                    descriptors += ends
+                    names.insert(name)
+                    opened += 1
+                    // A bounded number stay open; a child that inherited one keeps it anyway.
+                    if descriptors.count > 200 {
+                        descriptors.prefix(2).forEach { close($0) }
+                        descriptors.removeFirst(2)
+                    }
+                }
+            }
+            finished.signal()
+        }.start()
+    }
+
+    func stop() {
+        lock.withLock { running = false }
+        finished.wait()
+    }
+
+    func closeAll() {
+        lock.withLock {
+            descriptors.forEach { close($0) }
+            descriptors = []
+        }
     }
 }
