@@ -21,9 +21,9 @@ public struct Candidate: Sendable, Identifiable {
     public let score: NameScore
     /// The person's values of the field (empty for name-only people).
     public let values: [LDAPValue]
-    /// What ties between equal scores are broken on, computed once: sorting compares it
-    /// O(n log n) times.
-    private let sortKey: SortKey
+    /// The lower-cased names ties between equal scores are broken on, computed once:
+    /// sorting compares them O(n log n) times.
+    private let nameKey: NameKey
 
     /// Creates a candidate.
     public init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue]) {
@@ -33,11 +33,19 @@ public struct Candidate: Sendable, Identifiable {
 
     /// Creates a candidate from names already read from the person's entry.
     init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue], givenNames: [LDAPValue], surnames: [LDAPValue]) {
+        var names = NameCache()
+        var key: [UInt8] = []
+        names.appendKey(surnames: surnames, givenNames: givenNames, to: &key)
+        self.init(person: person, tier: tier, score: score, values: values, nameKey: NameKey(bytes: key[...]))
+    }
+
+    /// Creates a candidate whose tie-break key is already made.
+    init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue], nameKey: NameKey) {
         self.person = person
         self.tier = tier
         self.score = score
         self.values = values
-        sortKey = SortKey(givenNames: givenNames, surnames: surnames, dn: person.dn)
+        self.nameKey = nameKey
     }
 
     /// The person's DN.
@@ -66,64 +74,96 @@ public struct Candidate: Sendable, Identifiable {
     /// Orders candidates of one tier: better name score, then last name,
     /// first name and DN, compared case-insensitively.
     public static func ranksBefore(_ lhs: Candidate, _ rhs: Candidate) -> Bool {
-        if lhs.score != rhs.score { return lhs.score < rhs.score }
-        return lhs.sortKey < rhs.sortKey
-    }
-
-    /// `candidates` in ``ranksBefore(_:_:)`` order. Positions are sorted rather than the
-    /// candidates themselves, which are large to move.
-    static func ranked(_ candidates: [Candidate]) -> [Candidate] {
-        let keys = candidates.map { RankKey(score: $0.score, sortKey: $0.sortKey) }
-        let order = keys.withUnsafeBufferPointer { keys in
-            keys.indices.sorted { keys[$0].ranksBefore(keys[$1]) }
-        }
-        return order.map { candidates[$0] }
+        // Scores that rank alike (a first-name and a last-name match) are not equal, so
+        // both directions are asked before the tie is broken.
+        if lhs.score < rhs.score { return true }
+        if rhs.score < lhs.score { return false }
+        let order = compareBytes(lhs.nameKey.bytes, rhs.nameKey.bytes)
+        if order != 0 { return order < 0 }
+        return compareBytes(Array(lhs.person.dn.string.utf8), Array(rhs.person.dn.string.utf8)) < 0
     }
 }
 
-/// The names and DN a candidate's ties are broken on, as one string of bytes compared
-/// byte by byte: the lower-cased last name and first name (the smallest of each), each
-/// ended by a zero byte so that a name sorts before its longer extensions, then the DN.
-private struct SortKey: Sendable, Comparable {
+/// What ties between equal scores are broken on, before the DN: the lower-cased last
+/// name and first name (the smallest of each), each ended by a zero byte so that a name
+/// sorts before its longer extensions, compared byte by byte. Keys made together share
+/// one buffer.
+struct NameKey: Sendable {
+    let bytes: ArraySlice<UInt8>
+}
+
+/// Compares two strings of bytes as `memcmp` does, a shorter one first when it begins
+/// the other: negative, zero or positive.
+func compareBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
+    let common = min(lhs.count, rhs.count)
+    let order = common == 0 ? 0 : Int(memcmp(lhs.baseAddress!, rhs.baseAddress!, common))
+    return order != 0 ? order : lhs.count - rhs.count
+}
+
+/// ``compareBytes(_:_:)`` on arrays or slices of them.
+func compareBytes<Bytes: RandomAccessCollection<UInt8>>(_ lhs: Bytes, _ rhs: Bytes) -> Int {
+    let compared = lhs.withContiguousStorageIfAvailable { left in
+        rhs.withContiguousStorageIfAvailable { right in compareBytes(left, right) }
+    }
+    return compared.flatMap { $0 } ?? compareBytes(Array(lhs), Array(rhs))
+}
+
+/// Bytes as a dictionary key, hashed in one pass rather than byte by byte.
+private struct ByteKey: Hashable {
     let bytes: [UInt8]
 
-    init(givenNames: [LDAPValue], surnames: [LDAPValue], dn: DistinguishedName) {
-        var bytes: [UInt8] = []
-        for names in [surnames, givenNames] {
-            let lowered = names.map { Self.lowercased($0.bytes) }
-            if let first = lowered.min(by: { $0.lexicographicallyPrecedes($1) }) { bytes += first }
-            bytes.append(0)
-        }
-        bytes += dn.string.utf8
-        self.bytes = bytes
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
-    /// `text` in lower case: byte by byte for ASCII, through Unicode otherwise.
-    private static func lowercased(_ text: [UInt8]) -> [UInt8] {
-        if text.allSatisfy({ $0 < 0x80 }) {
-            return text.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
-        }
-        return Array(String(decoding: text, as: UTF8.self).lowercased().utf8)
-    }
-
-    static func < (lhs: SortKey, rhs: SortKey) -> Bool {
-        lhs.bytes.withUnsafeBufferPointer { left in
-            rhs.bytes.withUnsafeBufferPointer { right in
-                let common = min(left.count, right.count)
-                let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
-                return order != 0 ? order < 0 : left.count < right.count
-            }
-        }
+    static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
+        compareBytes(lhs.bytes, rhs.bytes) == 0
     }
 }
 
-/// What ``Candidate/ranked(_:)`` sorts on, apart from the rest of the candidate.
-private struct RankKey {
-    let score: NameScore
-    let sortKey: SortKey
+/// What ranking needs of names beyond ASCII, worked out through Unicode once per distinct
+/// name: the fold the query is matched against, and the lower case ties are broken on.
+/// ASCII names need neither and are read directly.
+struct NameCache {
+    private var known: [ByteKey: (folded: [UInt8], lowered: [UInt8])] = [:]
 
-    func ranksBefore(_ other: RankKey) -> Bool {
-        if score != other.score { return score < other.score }
-        return sortKey < other.sortKey
+    /// The fold and the lower case of `name`, which is not all ASCII.
+    mutating func forms(of name: [UInt8]) -> (folded: [UInt8], lowered: [UInt8]) {
+        let key = ByteKey(bytes: name)
+        if let forms = known[key] { return forms }
+        let text = String(decoding: name, as: UTF8.self)
+        let forms = (NameScore.fold(bytes: name), Array(text.lowercased().utf8))
+        known[key] = forms
+        return forms
+    }
+
+    /// Appends a ``NameKey``'s bytes for these names to `key`.
+    mutating func appendKey(surnames: [LDAPValue], givenNames: [LDAPValue], to key: inout [UInt8]) {
+        append(smallestOf: surnames, to: &key)
+        append(smallestOf: givenNames, to: &key)
+    }
+
+    /// Appends the smallest of `names`, lower-cased, and a zero byte to `key`.
+    private mutating func append(smallestOf names: [LDAPValue], to key: inout [UInt8]) {
+        if names.count == 1 {
+            append(lowercased: names[0].bytes, to: &key)
+        } else if !names.isEmpty {
+            var candidates = names.map { value -> [UInt8] in
+                var bytes: [UInt8] = []
+                append(lowercased: value.bytes, to: &bytes)
+                return bytes
+            }
+            candidates.sort { compareBytes($0, $1) < 0 }
+            key += candidates[0]
+        }
+        key.append(0)
+    }
+
+    private mutating func append(lowercased text: [UInt8], to key: inout [UInt8]) {
+        if text.allSatisfy({ $0 < 0x80 }) {
+            for byte in text { key.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) }
+        } else {
+            key += forms(of: text).lowered
+        }
     }
 }

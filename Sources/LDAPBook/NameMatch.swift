@@ -43,23 +43,27 @@ public struct NameScore: Sendable, Hashable, Comparable {
     /// compatibility decomposition, so equal bytes mean equal names, and a byte prefix is a
     /// prefix of whole characters' scalars.
     init(foldedTokens folded: [[UInt8]], foldedGivenNames given: [[UInt8]], foldedSurnames sn: [[UInt8]]) {
-        // For each token: 0 = no match, 1 = prefix, 2 = exact.
         func strength(_ token: [UInt8], _ names: [[UInt8]]) -> Int {
             names.reduce(0) { best, name in
                 if name == token { return 2 }
                 return max(best, name.starts(with: token) ? 1 : 0)
             }
         }
-        let givenStrengths = folded.map { strength($0, given) }
-        let surnameStrengths = folded.map { strength($0, sn) }
+        self.init(givenStrengths: folded.map { strength($0, given) }, surnameStrengths: folded.map { strength($0, sn) })
+    }
+
+    /// Scores from how each token matches the best first name and last name: 0 for no
+    /// match, 1 for a prefix, 2 for an exact match; one element per token in each array.
+    init(givenStrengths: [Int], surnameStrengths: [Int]) {
+        let tokenCount = givenStrengths.count
         var best: (match: NameMatch, exact: Int) = (.none, 0)
-        if folded.count == 1 {
+        if tokenCount == 1 {
             if givenStrengths[0] > 0 && surnameStrengths[0] > 0 {
                 best = (.both, (givenStrengths[0] == 2 ? 1 : 0) + (surnameStrengths[0] == 2 ? 1 : 0))
             }
         } else {
-            for i in folded.indices where givenStrengths[i] > 0 {
-                for j in folded.indices where j != i && surnameStrengths[j] > 0 {
+            for i in 0..<tokenCount where givenStrengths[i] > 0 {
+                for j in 0..<tokenCount where j != i && surnameStrengths[j] > 0 {
                     let exact = (givenStrengths[i] == 2 ? 1 : 0) + (surnameStrengths[j] == 2 ? 1 : 0)
                     if best.match != .both || exact > best.exact { best = (.both, exact) }
                 }
@@ -99,6 +103,43 @@ public struct NameScore: Sendable, Hashable, Comparable {
         // Beyond ASCII, Unicode's compatibility decomposition decides.
         return text.decomposedStringWithCompatibilityMapping.lowercased()
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// How `token` (folded) matches the fold of `name`, computed as the name is read and
+    /// without building the fold: 2 when equal, 1 when the fold starts with the token,
+    /// 0 otherwise; `nil` when `name` is not all ASCII, whose fold only Unicode can tell.
+    static func asciiStrength(of token: UnsafeBufferPointer<UInt8>, in name: UnsafeBufferPointer<UInt8>) -> Int? {
+        var matched = 0
+        var mismatch = false
+        var beyond = false
+        // Compares one byte of the fold with the token.
+        func emit(_ byte: UInt8) {
+            if mismatch || beyond { return }
+            if matched == token.count {
+                beyond = true
+            } else if token[matched] == byte {
+                matched += 1
+            } else {
+                mismatch = true
+            }
+        }
+        var pendingSpace = false
+        var started = false
+        for byte in name {
+            guard byte < 0x80 else { return nil }
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                pendingSpace = started
+                continue
+            }
+            if pendingSpace {
+                emit(0x20)
+                pendingSpace = false
+            }
+            emit((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+            started = true
+        }
+        if mismatch || matched < token.count { return 0 }
+        return beyond ? 1 : 2
     }
 
     /// The fold of ASCII text, which decomposes to itself: lower case, runs of white

@@ -134,41 +134,137 @@ extension Ranking {
     public static func nameTiers(of entries: [LDAPEntry], field: Field?, name: NameQuery)
         -> (fieldAndName: [Candidate], nameOnly: [Candidate])
     {
-        var withField: [Candidate] = []
-        var withoutField: [Candidate] = []
-        let tokens = name.tokens.map { Array(NameScore.fold($0).utf8) }
-        // Names repeat (families, common first names), so each one beyond ASCII is folded
-        // through Unicode once.
-        var folded: [[UInt8]: [UInt8]] = [:]
-        func fold(_ values: [LDAPValue]) -> [[UInt8]] {
-            values.map { value in
-                let bytes = value.bytes
-                if bytes.allSatisfy({ $0 < 0x80 }) { return NameScore.fold(bytes: bytes) }
-                if let known = folded[bytes] { return known }
-                let result = NameScore.fold(bytes: bytes)
-                folded[bytes] = result
-                return result
+        var ranker = TierRanker(tokens: name.tokens.map { Array(NameScore.fold($0).utf8) }, count: entries.count)
+        var values = [[LDAPValue]](repeating: [], count: entries.count)
+        for (index, entry) in entries.enumerated() {
+            let fieldValues = field.map { $0.values(in: entry) } ?? []
+            values[index] = fieldValues
+            ranker.add(entry, at: index, withField: !fieldValues.isEmpty)
+        }
+        let (first, second) = ranker.sorted(dn: { entries[$0].dn })
+        let keys = ranker.keyBytes
+        func candidates(_ items: [TierRanker.Item], tier: Tier?) -> [Candidate] {
+            items.map { item in
+                Candidate(person: Person(entry: entries[Int(item.entry)]), tier: tier, score: ranker.scores[Int(item.entry)],
+                          values: values[Int(item.entry)], nameKey: NameKey(bytes: keys[Int(item.keyStart)..<Int(item.keyEnd)]))
             }
         }
-        for entry in entries {
-            let person = Person(entry: entry)
-            let (givenNames, surnames) = (entry["givenName"], entry["sn"])
-            let score = NameScore(foldedTokens: tokens, foldedGivenNames: fold(givenNames), foldedSurnames: fold(surnames))
-            guard let field else {
-                withoutField.append(Candidate(person: person, tier: nil, score: score, values: [],
-                                              givenNames: givenNames, surnames: surnames))
-                continue
+        guard field != nil else { return ([], candidates(second, tier: nil)) }
+        return (candidates(first, tier: .fieldAndName), candidates(second, tier: .nameOnly))
+    }
+}
+
+/// Scores and orders many entries at once, as ``Candidate/ranksBefore(_:_:)`` would but
+/// without a candidate, a string or an array per entry: ASCII names are scored as they
+/// are read, other names are worked out once per distinct name, every tie-break key goes
+/// into one buffer, and sorting compares the score and the key's first fifteen bytes as
+/// integers, reading further only when those are equal (and the DN only for people named
+/// alike).
+struct TierRanker {
+    /// One entry's place in the order.
+    struct Item {
+        /// The score (with ``NameScore/<(_:_:)``'s order as an integer's) in the high byte,
+        /// then the key's first seven bytes, big-endian and zero-padded.
+        var head: UInt64
+        /// The key's next eight bytes.
+        var tail: UInt64
+        var keyStart: UInt32
+        var keyEnd: UInt32
+        /// The entry's position in the input.
+        var entry: UInt32
+    }
+
+    private let tokens: [[UInt8]]
+    private var names = NameCache()
+    /// Every entry's tie-break key, one after the other.
+    private(set) var keyBytes: [UInt8] = []
+    private var withField: [Item] = []
+    private var withoutField: [Item] = []
+    /// Each entry's score, by its position in the input.
+    private(set) var scores: [NameScore]
+    private let count: Int
+
+    init(tokens: [[UInt8]], count: Int) {
+        self.tokens = tokens
+        self.count = count
+        scores = Array(repeating: NameScore(givenStrengths: tokens.map { _ in 0 }, surnameStrengths: tokens.map { _ in 0 }), count: count)
+        keyBytes.reserveCapacity(count * 24)
+    }
+
+    /// Scores `entry`, the `index`th, and writes its key.
+    mutating func add(_ entry: LDAPEntry, at index: Int, withField: Bool) {
+        var givenNames: [LDAPValue] = []
+        var surnames: [LDAPValue] = []
+        entry.attributes.withUnsafeBufferPointer { attributes in
+            for index in attributes.indices {
+                if attributes[index].isNamed("givenName") {
+                    if givenNames.isEmpty { givenNames = attributes[index].values }
+                } else if attributes[index].isNamed("sn") {
+                    if surnames.isEmpty { surnames = attributes[index].values }
+                }
             }
-            let values = person.values(of: field)
-            if values.isEmpty {
-                withoutField.append(Candidate(person: person, tier: .nameOnly, score: score, values: [],
-                                              givenNames: givenNames, surnames: surnames))
+        }
+        let score = NameScore(givenStrengths: tokens.map { strength($0, givenNames) },
+                              surnameStrengths: tokens.map { strength($0, surnames) })
+        let start = keyBytes.count
+        names.appendKey(surnames: surnames, givenNames: givenNames, to: &keyBytes)
+        func bytes(_ range: Range<Int>) -> UInt64 {
+            range.reduce(0) { word, offset in word << 8 | UInt64(offset < keyBytes.count ? keyBytes[offset] : 0) }
+        }
+        let order = UInt64(score.match.rank * 4 + (3 - min(score.exactMatches, 3)))
+        scores[index] = score
+        let item = Item(head: order << 56 | bytes(start..<start + 7), tail: bytes(start + 7..<start + 15),
+                        keyStart: UInt32(start), keyEnd: UInt32(keyBytes.count), entry: UInt32(index))
+        if withField {
+            if self.withField.isEmpty { self.withField.reserveCapacity(count) }
+            self.withField.append(item)
+        } else {
+            if withoutField.isEmpty { withoutField.reserveCapacity(count) }
+            withoutField.append(item)
+        }
+    }
+
+    /// The entries with the field and those without, each in rank order; `dn` gives an
+    /// entry's DN for the last tie-break.
+    func sorted(dn: (Int) -> DistinguishedName) -> ([Item], [Item]) {
+        var dnBytes = [[UInt8]?](repeating: nil, count: count)
+        func text(_ entry: Int) -> [UInt8] {
+            if let known = dnBytes[entry] { return known }
+            let bytes = Array(dn(entry).string.utf8)
+            dnBytes[entry] = bytes
+            return bytes
+        }
+        return keyBytes.withUnsafeBufferPointer { keys in
+            func before(_ lhs: Item, _ rhs: Item) -> Bool {
+                if lhs.head != rhs.head { return lhs.head < rhs.head }
+                if lhs.tail != rhs.tail { return lhs.tail < rhs.tail }
+                let order = compareBytes(UnsafeBufferPointer(rebasing: keys[Int(lhs.keyStart)..<Int(lhs.keyEnd)]),
+                                         UnsafeBufferPointer(rebasing: keys[Int(rhs.keyStart)..<Int(rhs.keyEnd)]))
+                if order != 0 { return order < 0 }
+                return compareBytes(text(Int(lhs.entry)), text(Int(rhs.entry))) < 0
+            }
+            return (withField.sorted(by: before), withoutField.sorted(by: before))
+        }
+    }
+
+    /// How `token` matches the best of `names`: 0 none, 1 prefix, 2 exact.
+    private mutating func strength(_ token: [UInt8], _ names: [LDAPValue]) -> Int {
+        var best = 0
+        for index in names.indices {
+            let ascii = token.withUnsafeBufferPointer { token in
+                names[index].bytes.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) }
+            }
+            let strength: Int
+            if let ascii {
+                strength = ascii
             } else {
-                withField.append(Candidate(person: person, tier: .fieldAndName, score: score, values: values,
-                                           givenNames: givenNames, surnames: surnames))
+                let folded = self.names.forms(of: names[index].bytes).folded
+                strength = folded == token ? 2 : folded.starts(with: token) ? 1 : 0
             }
+            best = max(best, strength)
+            if best == 2 { break }
         }
-        return (Candidate.ranked(withField), Candidate.ranked(withoutField))
+        return best
     }
 }
 

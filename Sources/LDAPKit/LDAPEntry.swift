@@ -14,6 +14,13 @@ public struct LDAPAttribute: Sendable, Hashable {
 
     /// The values decoded as UTF-8; values that are not valid UTF-8 are left out.
     public var strings: [String] { values.compactMap(\.string) }
+
+    /// Whether the attribute's description is `name`, compared as LDAP compares them:
+    /// ignoring ASCII case. Only the description as a whole is compared; `cn` does not
+    /// match `cn;lang-de`.
+    public func isNamed(_ name: String) -> Bool {
+        self.name.caseInsensitiveEquals(name)
+    }
 }
 
 /// An entry: its distinguished name and attributes.
@@ -41,7 +48,10 @@ public struct LDAPEntry: Sendable {
     /// Only the attribute type is compared; `cn` does not match `cn;lang-de`.
     public subscript(name: String) -> [LDAPValue] {
         get {
-            attributes.first { $0.name.caseInsensitiveEquals(name) }?.values ?? []
+            for index in attributes.indices where attributes[index].isNamed(name) {
+                return attributes[index].values
+            }
+            return []
         }
         set {
             if let index = attributes.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
@@ -75,9 +85,18 @@ public struct LDAPEntry: Sendable {
 extension String {
     /// ASCII case-insensitive equality, as LDAP uses for attribute descriptions.
     func caseInsensitiveEquals(_ other: String) -> Bool {
+        // Names usually come back spelled as they were asked for.
+        if self == other { return true }
         let a = self.utf8, b = other.utf8
         guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
+        let compared = a.withContiguousStorageIfAvailable { a in
+            b.withContiguousStorageIfAvailable { b in Self.asciiCaseInsensitiveEquals(a, b) }
+        }
+        return compared.flatMap { $0 } ?? Self.asciiCaseInsensitiveEquals(a, b)
+    }
+
+    private static func asciiCaseInsensitiveEquals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+        zip(a, b).allSatisfy { x, y in
             x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
         }
     }

@@ -88,4 +88,84 @@ struct RankingTests {
             #expect(NameScore.fold(text) == reference(text), "\(text.debugDescription)")
         }
     }
+
+    @Test("ASCII names are scored as they are read exactly as their folds would be")
+    func asciiStrength() {
+        var random = SeededRandomNumberGenerator(seed: 7)
+        let alphabet = Array("aAbB jJoO\t'-".utf8)
+        func text(_ lengths: ClosedRange<Int>) -> [UInt8] {
+            (0..<Int.random(in: lengths, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+        }
+        for _ in 0..<5_000 {
+            let token = NameScore.fold(bytes: text(1...3))
+            guard !token.isEmpty else { continue }
+            let name = text(0...6)
+            let folded = NameScore.fold(bytes: name)
+            let expected = folded == token ? 2 : folded.starts(with: token) ? 1 : 0
+            let strength = token.withUnsafeBufferPointer { token in
+                name.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) }
+            }
+            #expect(strength == expected, "\(String(decoding: token, as: UTF8.self).debugDescription) in \(String(decoding: name, as: UTF8.self).debugDescription)")
+        }
+        let token: [UInt8] = Array("zo".utf8)
+        let name: [UInt8] = Array("Zoë".utf8)
+        #expect(token.withUnsafeBufferPointer { token in name.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) } } == nil)
+    }
+
+    @Test("ranking many entries at once gives the order of comparing candidates one pair at a time")
+    func nameTiersMatchPairwiseOrder() throws {
+        var random = SeededRandomNumberGenerator(seed: 11)
+        let givenPool = ["Jo", "jo", "John", "JOHANNA", "Jörg", "Joe  ", " jo hn", "Jo\u{308}rg", "Anna", "ﬁona", "Jo", "Ada", "Ōta", "jo"]
+        let surnamePool = ["Jones", "jones", "Jo", "Johansson", "Müller", "Mueller", "Joyce", "Smith", "Ó Briain", "Jo", "山田"]
+        var entries: [LDAPEntry] = []
+        for index in 0..<2_000 {
+            var entry = LDAPEntry(dn: try DistinguishedName(parsing: "uid=p\(Int.random(in: 0..<600, using: &random))-\(index),dc=example"))
+            let givenCount = Int.random(in: 0...2, using: &random)
+            let surnameCount = Int.random(in: 0...2, using: &random)
+            entry["givenName"] = (0..<givenCount).map { _ in LDAPValue(givenPool.randomElement(using: &random)!) }
+            entry["sn"] = (0..<surnameCount).map { _ in LDAPValue(surnamePool.randomElement(using: &random)!) }
+            if Bool.random(using: &random) { entry["mail"] = [LDAPValue("p\(index)@example.com")] }
+            entries.append(entry)
+        }
+        let email = try FieldRegistry(schema: nil).field(named: "email")
+        for query in ["jo", "jo jones", "JÖRG müller", "fi", "山", "a b c"] {
+            let name = try NameQuery(query)
+            let tiers = Ranking.nameTiers(of: entries, field: email, name: name)
+
+            // The reference: every candidate made alone, then sorted by comparing pairs,
+            // with the tie-break written out from its definition.
+            func lowered(_ values: [LDAPValue]) -> [UInt8] {
+                values.map { Array($0.lossyString.lowercased().utf8) }.min { $0.lexicographicallyPrecedes($1) } ?? []
+            }
+            func reference(_ entries: [LDAPEntry], tier: Tier) -> [(String, NameScore)] {
+                entries.map { entry -> (String, NameScore, [UInt8]) in
+                    let person = Person(entry: entry)
+                    let score = NameScore(tokens: name.tokens, givenNames: person.givenNames, surnames: person.surnames)
+                    let key = lowered(entry["sn"]) + [0] + lowered(entry["givenName"]) + [0] + Array(entry.dn.string.utf8)
+                    return (entry.dn.string, score, key)
+                }
+                .sorted { $0.1 < $1.1 || (!($1.1 < $0.1) && $0.2.lexicographicallyPrecedes($1.2)) }
+                .map { ($0.0, $0.1) }
+            }
+            let withMail = entries.filter { !$0["mail"].isEmpty }
+            let withoutMail = entries.filter { $0["mail"].isEmpty }
+            let expectedFirst = reference(withMail, tier: .fieldAndName)
+            let expectedSecond = reference(withoutMail, tier: .nameOnly)
+            func firstDifference(_ ranked: [Candidate], _ expected: [(String, NameScore)]) -> String? {
+                guard ranked.count == expected.count else { return "\(ranked.count) ranked, \(expected.count) expected" }
+                guard let index = ranked.indices.first(where: {
+                    ranked[$0].person.dn.string != expected[$0].0 || ranked[$0].score != expected[$0].1
+                }) else { return nil }
+                let person = ranked[index].person
+                return "at \(index): \(person.dn.string) \(person.givenNames) \(person.surnames) \(ranked[index].score), expected \(expected[index])"
+            }
+            #expect(firstDifference(tiers.fieldAndName, expectedFirst) == nil, "\(query)")
+            #expect(firstDifference(tiers.nameOnly, expectedSecond) == nil, "\(query)")
+            #expect(tiers.fieldAndName.allSatisfy { $0.tier == .fieldAndName && $0.values == $0.person.entry["mail"] })
+            #expect(tiers.nameOnly.allSatisfy { $0.tier == .nameOnly && $0.values.isEmpty })
+            #expect(firstDifference(tiers.nameOnly.sorted(by: Candidate.ranksBefore), expectedSecond) == nil,
+                    "candidates sorted one pair at a time agree")
+        }
+    }
 }
+
