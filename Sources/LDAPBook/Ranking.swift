@@ -143,10 +143,21 @@ extension Ranking {
         }
         let (first, second) = ranker.sorted(dn: { entries[$0].dn })
         let keys = ranker.keyBytes
+        // Candidates are made in the entries' order, each put at its place in the ranking:
+        // reading the entries in rank order would jump around memory.
         func candidates(_ items: [TierRanker.Item], tier: Tier?) -> [Candidate] {
-            items.map { item in
-                Candidate(person: Person(entry: entries[Int(item.entry)]), tier: tier, score: ranker.scores[Int(item.entry)],
-                          values: values[Int(item.entry)], nameKey: NameKey(bytes: keys[Int(item.keyStart)..<Int(item.keyEnd)]))
+            var places = [(entry: Int, place: Int)]()
+            places.reserveCapacity(items.count)
+            for (place, item) in items.enumerated() { places.append((Int(item.entry), place)) }
+            places.sort { $0.entry < $1.entry }
+            return [Candidate](unsafeUninitializedCapacity: items.count) { buffer, initialized in
+                for (entry, place) in places {
+                    let item = items[place]
+                    (buffer.baseAddress! + place).initialize(to: Candidate(
+                        person: Person(entry: entries[entry]), tier: tier, score: ranker.scores[entry], values: values[entry],
+                        nameKey: NameKey(bytes: keys[Int(item.keyStart)..<Int(item.keyEnd)])))
+                }
+                initialized = items.count
             }
         }
         guard field != nil else { return ([], candidates(second, tier: nil)) }
@@ -180,6 +191,8 @@ struct TierRanker {
     private(set) var keyBytes: [UInt8] = []
     private var withField: [Item] = []
     private var withoutField: [Item] = []
+    private var surnameScratch: [Int] = []
+    private var givenScratch: [Int] = []
     /// Each entry's score, by its position in the input.
     private(set) var scores: [NameScore]
     private let count: Int
@@ -204,10 +217,14 @@ struct TierRanker {
                 }
             }
         }
-        let score = NameScore(givenStrengths: tokens.map { strength($0, givenNames) },
-                              surnameStrengths: tokens.map { strength($0, surnames) })
         let start = keyBytes.count
-        names.appendKey(surnames: surnames, givenNames: givenNames, to: &keyBytes)
+        // The strengths' buffers are kept from one entry to the next.
+        var surnameStrengths = surnameScratch, givenStrengths = givenScratch
+        (surnameScratch, givenScratch) = ([], [])
+        appendKey(surnames, strengths: &surnameStrengths)
+        appendKey(givenNames, strengths: &givenStrengths)
+        let score = NameScore(givenStrengths: givenStrengths, surnameStrengths: surnameStrengths)
+        (surnameScratch, givenScratch) = (surnameStrengths, givenStrengths)
         func bytes(_ range: Range<Int>) -> UInt64 {
             range.reduce(0) { word, offset in word << 8 | UInt64(offset < keyBytes.count ? keyBytes[offset] : 0) }
         }
@@ -247,24 +264,47 @@ struct TierRanker {
         }
     }
 
-    /// How `token` matches the best of `names`: 0 none, 1 prefix, 2 exact.
-    private mutating func strength(_ token: [UInt8], _ names: [LDAPValue]) -> Int {
-        var best = 0
-        for index in names.indices {
-            let ascii = token.withUnsafeBufferPointer { token in
-                names[index].bytes.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) }
+    /// Appends the smallest of `names`, lower-cased, and a zero byte to the keys, and
+    /// sets `strengths` to how each token matches the best of them: 0 none, 1 prefix,
+    /// 2 exact. Each name is read once for both.
+    private mutating func appendKey(_ names: [LDAPValue], strengths: inout [Int]) {
+        strengths.removeAll(keepingCapacity: true)
+        strengths.append(contentsOf: repeatElement(0, count: tokens.count))
+        if names.count == 1 {
+            Self.read(names[0].bytes, tokens: tokens, cache: &self.names, strengths: &strengths, lowered: &keyBytes)
+        } else if !names.isEmpty {
+            var smallest: [UInt8]?
+            for name in names {
+                var lowered: [UInt8] = []
+                Self.read(name.bytes, tokens: tokens, cache: &self.names, strengths: &strengths, lowered: &lowered)
+                if smallest.map({ compareBytes(lowered, $0) < 0 }) ?? true { smallest = lowered }
             }
-            let strength: Int
-            if let ascii {
-                strength = ascii
-            } else {
-                let folded = self.names.forms(of: names[index].bytes).folded
-                strength = folded == token ? 2 : folded.starts(with: token) ? 1 : 0
-            }
-            best = max(best, strength)
-            if best == 2 { break }
+            keyBytes += smallest ?? []
         }
-        return best
+        keyBytes.append(0)
+    }
+
+    /// Raises `strengths` to how each of `tokens` matches `name`, and appends the name
+    /// lower-cased to `lowered`.
+    private static func read(_ name: [UInt8], tokens: [[UInt8]], cache: inout NameCache,
+                             strengths: inout [Int], lowered: inout [UInt8]) {
+        let isASCII = name.allSatisfy { $0 < 0x80 }
+        if isASCII {
+            for byte in name { lowered.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) }
+        }
+        let forms = isASCII ? nil : cache.forms(of: name)
+        if let forms { lowered += forms.lowered }
+        for (index, token) in tokens.enumerated() where strengths[index] < 2 {
+            let strength: Int
+            if let forms {
+                strength = forms.folded == token ? 2 : forms.folded.starts(with: token) ? 1 : 0
+            } else {
+                strength = token.withUnsafeBufferPointer { token in
+                    name.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) ?? 0 }
+                }
+            }
+            strengths[index] = max(strengths[index], strength)
+        }
     }
 }
 

@@ -18,6 +18,7 @@ public struct LDAPAttribute: Sendable, Hashable {
     /// Whether the attribute's description is `name`, compared as LDAP compares them:
     /// ignoring ASCII case. Only the description as a whole is compared; `cn` does not
     /// match `cn;lang-de`.
+    @inlinable
     public func isNamed(_ name: String) -> Bool {
         self.name.caseInsensitiveEquals(name)
     }
@@ -84,6 +85,7 @@ public struct LDAPEntry: Sendable {
 
 extension String {
     /// ASCII case-insensitive equality, as LDAP uses for attribute descriptions.
+    @inlinable
     func caseInsensitiveEquals(_ other: String) -> Bool {
         // Names usually come back spelled as they were asked for.
         if self == other { return true }
@@ -95,7 +97,8 @@ extension String {
         return compared.flatMap { $0 } ?? Self.asciiCaseInsensitiveEquals(a, b)
     }
 
-    private static func asciiCaseInsensitiveEquals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+    @inlinable
+    static func asciiCaseInsensitiveEquals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
         zip(a, b).allSatisfy { x, y in
             x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
         }

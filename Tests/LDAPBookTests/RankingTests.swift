@@ -167,5 +167,41 @@ struct RankingTests {
                     "candidates sorted one pair at a time agree")
         }
     }
+
+    @Test("names of two-byte scalars put together from each scalar's forms are folded and lower-cased as Unicode would")
+    func scalarForms() {
+        var forms = ScalarForms()
+        var usable: [Unicode.Scalar] = []
+        for value in ScalarForms.range {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let bytes = Array(String(Character(scalar)).utf8)
+            guard let alone = bytes.withUnsafeBufferPointer({ forms.forms(of: $0) }) else { continue }
+            usable.append(scalar)
+            let expected = NameCache.formsThroughUnicode(bytes)
+            #expect(alone.folded == expected.folded && alone.lowered == expected.lowered, "U+\(String(value, radix: 16))")
+        }
+        #expect(usable.count > 1_500, "most two-byte scalars are folded alone")
+        for contextual: UInt32 in [0x03A3, 0x00A0, 0x0085, 0x0301, 0x00A8] {
+            let bytes = Array(String(Character(Unicode.Scalar(contextual)!)).utf8)
+            #expect(bytes.withUnsafeBufferPointer({ forms.forms(of: $0) }) == nil, "U+\(String(contextual, radix: 16)) is left to Unicode")
+        }
+
+        var random = SeededRandomNumberGenerator(seed: 3)
+        let ascii = Array("aZ -'\t.".unicodeScalars)
+        for _ in 0..<20_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                text.append(Bool.random(using: &random) ? usable.randomElement(using: &random)! : ascii.randomElement(using: &random)!)
+            }
+            let bytes = Array(String(text).utf8)
+            let expected = NameCache.formsThroughUnicode(bytes)
+            let put = bytes.withUnsafeBufferPointer { forms.forms(of: $0) }
+            #expect(put?.folded == expected.folded && put?.lowered == expected.lowered, "\(String(text).debugDescription)")
+        }
+        let invalid: [[UInt8]] = [[0xC3], [0xC3, 0x41], [0xC0, 0x80], [0xE2, 0x82, 0xAC], [0x80]]
+        for bytes in invalid {
+            #expect(bytes.withUnsafeBufferPointer({ forms.forms(of: $0) }) == nil)
+        }
+    }
 }
 

@@ -1,0 +1,174 @@
+import Foundation
+import LDAPKit
+
+/// Bytes as a dictionary key, hashed in one pass rather than byte by byte.
+private struct ByteKey: Hashable {
+    let bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
+        compareBytes(lhs.bytes, rhs.bytes) == 0
+    }
+}
+
+/// What ranking needs of a name: the fold the query is matched against
+/// (``NameScore/fold(_:)``) and the lower case ties are broken on (`lowercased()`).
+///
+/// ASCII names are read directly. Names of ASCII and two-byte UTF-8 scalars (Latin,
+/// Greek, Cyrillic, Hebrew, Arabic and more) are put together from each scalar's forms,
+/// which Unicode is asked for once per scalar; other names, once per distinct name.
+struct NameCache {
+    private var scalars = ScalarForms()
+    private var known: [ByteKey: (folded: [UInt8], lowered: [UInt8])] = [:]
+
+    /// The fold and the lower case of `name`, which is not all ASCII.
+    mutating func forms(of name: [UInt8]) -> (folded: [UInt8], lowered: [UInt8]) {
+        if let forms = name.withUnsafeBufferPointer({ scalars.forms(of: $0) }) { return forms }
+        let key = ByteKey(bytes: name)
+        if let forms = known[key] { return forms }
+        let forms = Self.formsThroughUnicode(name)
+        known[key] = forms
+        return forms
+    }
+
+    /// The forms as Unicode defines them, for any name.
+    static func formsThroughUnicode(_ name: [UInt8]) -> (folded: [UInt8], lowered: [UInt8]) {
+        (NameScore.fold(bytes: name), Array(String(decoding: name, as: UTF8.self).lowercased().utf8))
+    }
+
+    /// Appends a ``NameKey``'s bytes for these names to `key`.
+    mutating func appendKey(surnames: [LDAPValue], givenNames: [LDAPValue], to key: inout [UInt8]) {
+        append(smallestOf: surnames, to: &key)
+        append(smallestOf: givenNames, to: &key)
+    }
+
+    /// Appends the smallest of `names`, lower-cased, and a zero byte to `key`.
+    private mutating func append(smallestOf names: [LDAPValue], to key: inout [UInt8]) {
+        if names.count == 1 {
+            append(lowercased: names[0].bytes, to: &key)
+        } else if !names.isEmpty {
+            var candidates = names.map { value -> [UInt8] in
+                var bytes: [UInt8] = []
+                append(lowercased: value.bytes, to: &bytes)
+                return bytes
+            }
+            candidates.sort { compareBytes($0, $1) < 0 }
+            key += candidates[0]
+        }
+        key.append(0)
+    }
+
+    /// Appends `text` lower-cased to `key`.
+    mutating func append(lowercased text: [UInt8], to key: inout [UInt8]) {
+        if text.allSatisfy({ $0 < 0x80 }) {
+            for byte in text { key.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) }
+        } else {
+            key += forms(of: text).lowered
+        }
+    }
+}
+
+/// The fold and lower case of names made of ASCII and two-byte UTF-8 scalars
+/// (U+0080 to U+07FF), put together from the forms of each scalar alone.
+///
+/// That gives Unicode's answer for the whole name when no scalar's form depends on its
+/// neighbours, so a scalar is used alone only when: it is not white space (which the fold
+/// collapses) and its forms contain none; it and the first scalar of its decomposition
+/// begin a character of their own, so that no reordering of combining marks and no
+/// character crosses from one scalar to the next; and it is not, and does not decompose
+/// to, a capital sigma, whose lower case depends on whether it ends a word. A name with
+/// any other scalar is left to Unicode whole.
+struct ScalarForms {
+    private enum Slot {
+        case unknown
+        case contextual
+        case alone(folded: [UInt8], lowered: [UInt8])
+    }
+
+    /// The scalars this covers: those UTF-8 writes in two bytes.
+    static let range: ClosedRange<UInt32> = 0x80...0x7FF
+
+    private var slots = [Slot](repeating: .unknown, count: Int(range.count))
+
+    /// The fold and lower case of `name`, or `nil` when it has a scalar outside ``range``
+    /// or one whose forms depend on its neighbours (or is not valid UTF-8).
+    mutating func forms(of name: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], lowered: [UInt8])? {
+        var folded: [UInt8] = []
+        var lowered: [UInt8] = []
+        folded.reserveCapacity(name.count + 4)
+        lowered.reserveCapacity(name.count + 4)
+        var pendingSpace = false
+        var index = 0
+        while index < name.count {
+            let byte = name[index]
+            if byte < 0x80 {
+                lowered.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+                if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                    pendingSpace = !folded.isEmpty
+                } else {
+                    if pendingSpace {
+                        folded.append(0x20)
+                        pendingSpace = false
+                    }
+                    folded.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+                }
+                index += 1
+                continue
+            }
+            // A two-byte sequence: 110xxxxx 10xxxxxx, at least U+0080.
+            guard byte & 0xE0 == 0xC0, byte >= 0xC2, index + 1 < name.count, name[index + 1] & 0xC0 == 0x80 else {
+                return nil
+            }
+            let scalar = UInt32(byte & 0x1F) << 6 | UInt32(name[index + 1] & 0x3F)
+            guard case .alone(let scalarFolded, let scalarLowered) = slot(scalar) else { return nil }
+            if pendingSpace {
+                folded.append(0x20)
+                pendingSpace = false
+            }
+            folded += scalarFolded
+            lowered += scalarLowered
+            index += 2
+        }
+        return (folded, lowered)
+    }
+
+    /// The forms of one scalar of ``range``, asked of Unicode the first time.
+    private mutating func slot(_ value: UInt32) -> Slot {
+        let index = Int(value - Self.range.lowerBound)
+        if case .unknown = slots[index] {
+            slots[index] = Self.forms(ofScalar: value)
+        }
+        return slots[index]
+    }
+
+    /// Whether `scalar` begins a character of its own: it combines with nothing before it
+    /// (canonical combining class 0), is no mark (which joins the character before it, so
+    /// that a space followed by one is no longer white space) and no format character
+    /// (some of which join the character after them).
+    private static func startsCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .format: return false
+        default: return properties.canonicalCombiningClass == .notReordered && !properties.isGraphemeExtend
+        }
+    }
+
+    private static func forms(ofScalar value: UInt32) -> Slot {
+        guard let scalar = Unicode.Scalar(value) else { return .contextual }
+        let text = String(Character(scalar))
+        let decomposed = text.decomposedStringWithCompatibilityMapping.unicodeScalars
+        let capitalSigma = Unicode.Scalar(0x03A3)!
+        guard !scalar.properties.isWhitespace, startsCharacter(scalar),
+              decomposed.first.map(startsCharacter) ?? true,
+              !decomposed.contains(capitalSigma)
+        else { return .contextual }
+        let (folded, lowered) = NameCache.formsThroughUnicode(Array(text.utf8))
+        let formsHaveWhiteSpace = (String(decoding: folded, as: UTF8.self).unicodeScalars
+            + String(decoding: lowered, as: UTF8.self).unicodeScalars).contains { $0.properties.isWhitespace }
+        guard !formsHaveWhiteSpace, !decomposed.contains(where: { $0.properties.isWhitespace }) else { return .contextual }
+        return .alone(folded: folded, lowered: lowered)
+    }
+}
