@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// Writes are value-level: adding a value never replaces the others, and a
 /// value already present is not an error. Values are validated before
-/// anything is sent.
+/// anything is sent. A write whose reply is lost (the connection drops, or
+/// no reply comes in time) is never sent blindly again: the entry is read
+/// to see whether it was made.
 public final class AddressBook: Sendable {
     /// Where new people go and how they are named.
     public struct Configuration: Sendable {
@@ -129,14 +131,27 @@ public final class AddressBook: Sendable {
         let attributes = Person.attributes(for: fields)
         var controls: [LDAPControl] = []
         if facts.supportsPostRead { controls.append(.postRead(attributes)) }
+        // Adding a value that is there already is no error here, so a write found not made
+        // after its reply was lost may be sent again whole.
+        func check(_ changes: [LDAPModification]) -> (LDAPEntry?) -> WriteCheck {
+            { entry in
+                guard let entry else { return .changedMeanwhile }
+                return changes.allSatisfy { entry.has($0.values, of: $0.attribute) } ? .written : .notWritten
+            }
+        }
         if facts.supportsPermissiveModify {
-            let response = try await connection.modify(dn, additions, controls: controls + [.permissiveModify])
-            if let entry = try response.postReadEntry() { return Person(entry: entry) }
+            let response = try await sendOnce({
+                try await connection.modify(dn, additions, controls: controls + [.permissiveModify])
+            }, at: dn, reading: attributes, description: "adding values to \(dn)", check: check(additions))
+            if let entry = try response?.postReadEntry() { return Person(entry: entry) }
         } else {
             for change in additions {
                 for value in change.values {
+                    let single = [LDAPModification(.add, change.attribute, values: [value])]
                     do {
-                        try await connection.modify(dn, [LDAPModification(.add, change.attribute, values: [value])])
+                        _ = try await sendOnce({ try await connection.modify(dn, single) },
+                                               at: dn, reading: attributes, description: "adding a value to \(dn)",
+                                               check: check(single))
                     } catch let error as LDAPError where error.code == .attributeOrValueExists {
                         continue
                     }
@@ -174,20 +189,35 @@ public final class AddressBook: Sendable {
             if case .generatedUID = configuration.naming {
                 entry["uid"] = [value]
             }
-            let response: LDAPResponse
+            // Sent once: when the reply is lost, the entry is read to see whether it was
+            // added, so that no one is ever added twice.
+            let draft = entry
+            func send() async throws -> LDAPResponse? {
+                try await sendOnce({ try await connection.add(draft, controls: controls) }, at: draft.dn,
+                                   reading: draft.attributes.map(\.name), description: "adding \(draft.dn)") { found in
+                    guard let found else { return .notWritten }
+                    return draft.attributes.allSatisfy { found.has($0.values, of: $0.name) } ? .written : .changedMeanwhile
+                }
+            }
+            let response: LDAPResponse?
             do {
-                response = try await connection.add(entry, controls: controls)
+                response = try await send()
             } catch let error as LDAPError where error.code == .entryAlreadyExists {
+                continue
+            } catch let error as AddressBookError where error.code == .changedMeanwhile {
+                // Someone else added an entry of that name meanwhile: take another.
                 continue
             } catch let error as LDAPError where error.code == .noSuchObject && configuration.createsPeopleBase {
                 try await createPeopleBase(base)
                 do {
-                    response = try await connection.add(entry, controls: controls)
+                    response = try await send()
                 } catch let error as LDAPError where error.code == .entryAlreadyExists {
+                    continue
+                } catch let error as AddressBookError where error.code == .changedMeanwhile {
                     continue
                 }
             }
-            if let added = try response.postReadEntry() {
+            if let added = try response?.postReadEntry() {
                 return Person(entry: added)
             }
             guard let person = try await person(at: entry.dn, fields: fields) else {

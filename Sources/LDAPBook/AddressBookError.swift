@@ -32,6 +32,9 @@ public struct AddressBookError: Error, Sendable, Hashable {
         public static let notFound = Code(rawValue: "notFound")
         /// No free name for a new entry could be found.
         public static let noFreeName = Code(rawValue: "noFreeName")
+        /// Someone else changed the entry while this change was being made, so it was
+        /// not (or not entirely) made; look again.
+        public static let changedMeanwhile = Code(rawValue: "changedMeanwhile")
 
         /// The code's name.
         public var description: String { rawValue }

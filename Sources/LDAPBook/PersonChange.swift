@@ -85,7 +85,20 @@ extension AddressBook {
         let fields = (change.adding + change.replacing + change.removing).map(\.field)
         guard !changes.isEmpty else { return person }
         do {
-            try await connection.modify(person.dn, changes)
+            // Sent once: when the reply is lost, the person is read to see whether the
+            // change was made, was not (and is sent again), or was overtaken.
+            _ = try await sendOnce({ try await connection.modify(person.dn, changes) }, at: person.dn,
+                                   reading: Person.attributes(for: fields),
+                                   description: "the change to \(person.displayName)") { entry in
+                guard let entry else { return .changedMeanwhile }
+                let now = Person(entry: entry)
+                func values(_ person: Person, _ field: Field) -> Set<[UInt8]> { Set(person.values(of: field).map(\.bytes)) }
+                let made = change.replacing.allSatisfy { values(now, $0.field) == Set($0.values.map(\.bytes)) }
+                    && change.adding.allSatisfy { values(now, $0.field).isSuperset(of: $0.values.map(\.bytes)) }
+                    && change.removing.allSatisfy { values(now, $0.field).isDisjoint(with: $0.values.map(\.bytes)) }
+                if made { return .written }
+                return fields.allSatisfy { values(now, $0) == values(person, $0) } ? .notWritten : .changedMeanwhile
+            }
         } catch let error as LDAPError where error.code == .noSuchAttribute && !change.replacing.isEmpty {
             throw AddressBookError(.notFound,
                 "\(person.displayName) changed while this change was prepared; nothing was written — look again and retry")

@@ -281,7 +281,10 @@ final class LoopState: @unchecked Sendable {
         operations.removeAll()
         byMessageID.removeAll()
         for operation in failing {
-            operation.fail(error)
+            // Each fails as itself: a modify cut off by a lost connection is a failed modify.
+            var own = error
+            if !operation.name.isEmpty { own.operation = operation.name }
+            operation.fail(own)
         }
     }
 

@@ -37,7 +37,7 @@ enum ExitCode: Int32 {
             return error == .cancelled ? (.nothingDone, "cancelled") : (.internalError, error.description)
         case let error as AddressBookError:
             switch error.code {
-            case .notFound: return (.nothingDone, error.message)
+            case .notFound, .changedMeanwhile: return (.nothingDone, error.message)
             case .schemaMissing: return (.unavailable, error.message)
             default: return (.invalidValue, error.message)
             }
