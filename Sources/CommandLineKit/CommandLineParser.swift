@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Parses a command line of the form `PROG [GLOBAL OPTIONS] COMMAND [OPTIONS] ARGS...` against
 /// declared options, commands and positional arguments.
 ///
@@ -70,6 +74,35 @@ public struct CommandLineParser: Sendable {
     public func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
         var binder = Binder(parser: self, tokens: Token.tokenize(arguments))
         return try binder.bind()
+    }
+
+    /// Arguments as the operating system passes them, as bytes, decoded as UTF-8.
+    ///
+    /// Swift's `CommandLine.arguments` replaces bytes that are not UTF-8 with U+FFFD, so a
+    /// name or value would silently become something that was never typed; here such an
+    /// argument is refused instead.
+    ///
+    /// - Throws: A ``UsageError`` naming the first argument that is not valid UTF-8
+    ///   (counted from 1 after the program name), without repeating it.
+    public func decode(rawArguments: [[UInt8]]) throws(UsageError) -> [String] {
+        var decoded: [String] = []
+        for (index, bytes) in rawArguments.enumerated() {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw ErrorContext(parser: self, command: nil).error("argument \(index + 1) is not valid UTF-8")
+            }
+            decoded.append(text)
+        }
+        return decoded
+    }
+
+    /// This process's arguments after the program name, refusing any that is not valid
+    /// UTF-8 (see ``decode(rawArguments:)``).
+    public func processArguments() throws(UsageError) -> [String] {
+        let raw = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
+            guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+        }
+        return try decode(rawArguments: raw)
     }
 
     /// The command with the given name, if there is one.

@@ -235,10 +235,8 @@ public final class AddressBook: Sendable {
         guard !surname.isEmpty else {
             throw AddressBookError(.invalidName, "a new person needs a surname (sn is required by inetOrgPerson)")
         }
+        try Self.checkNameLengths(of: newPerson)
         let given = newPerson.givenName?.trimmingWhitespace()
-        for name in [surname, given ?? ""] where name.count > NameQuery.maximumLength {
-            throw AddressBookError(.invalidName, "a name may have at most \(NameQuery.maximumLength) characters")
-        }
         let nameField = Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
         try nameField.validate([LDAPValue(surname)] + (given.map { [LDAPValue($0)] } ?? []))
 
@@ -264,6 +262,15 @@ public final class AddressBook: Sendable {
         }
         entry.attributes.insert(LDAPAttribute(name: "objectClass", values: classes.map { LDAPValue($0) }), at: 0)
         return entry
+    }
+
+    /// Refuses a first or last name longer than a query may be, before any work is done
+    /// on it (a name of a million characters is refused at once).
+    static func checkNameLengths(of newPerson: NewPerson) throws(AddressBookError) {
+        for name in [newPerson.surname, newPerson.givenName ?? ""]
+        where name.utf8.count > NameQuery.maximumLength && name.trimmingWhitespace().count > NameQuery.maximumLength {
+            throw AddressBookError(.invalidName, "a name may have at most \(NameQuery.maximumLength) characters")
+        }
     }
 
     /// The entry `add(_:)` would add for `newPerson`, DN included,

@@ -103,6 +103,13 @@ extension AddressBook {
                 progress?(done)
             }
             for (index, person) in people.enumerated() {
+                // A name too long to be one is refused before it is worked on.
+                do {
+                    try Self.checkNameLengths(of: person)
+                } catch {
+                    finish((index, .failure(error)))
+                    continue
+                }
                 let keys = Self.identityKeys(of: person)
                 while running.count >= max(window, 1) || running.values.contains(where: { !$0.isDisjoint(with: keys) }) {
                     guard let finished = try await group.next() else { break }

@@ -9,4 +9,11 @@ enum Diagnostics {
     static func say(_ message: String) {
         FileHandle.standardError.write(Data("ldapbook: \(TerminalText.sanitized(message))\n".utf8))
     }
+
+    /// `text` as a message quotes it: whole up to `limit` characters, otherwise its
+    /// beginning and an ellipsis, so that a huge name or value never floods the terminal.
+    static func quoting(_ text: String, limit: Int = 60) -> String {
+        guard text.utf8.count > limit, text.count > limit else { return text }
+        return text.prefix(limit) + "…"
+    }
 }

@@ -63,7 +63,7 @@ enum FieldAssignment {
     /// Splits and resolves `FIELD=VALUE`.
     static func parse(_ argument: String, book: AddressBook) async throws -> (Field, LDAPValue) {
         guard let equals = argument.firstIndex(of: "=") else {
-            throw CommandFailure(.usage, "\"\(argument.prefix(60))\" is not FIELD=VALUE")
+            throw CommandFailure(.usage, "\"\(Diagnostics.quoting(argument))\" is not FIELD=VALUE")
         }
         let field = try await book.field(named: String(argument[..<equals]))
         let text = String(argument[argument.index(after: equals)...])

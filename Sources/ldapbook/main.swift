@@ -14,9 +14,9 @@ let parser = CommandLineParser(
                Documentation.completionSpec, Documentation.manpageSpec])
 
 /// Runs the command line and returns the exit code.
-func run(_ arguments: [String]) async -> ExitCode {
+func run() async -> ExitCode {
     do {
-        let parsed = try parser.parse(arguments)
+        let parsed = try parser.parse(try parser.processArguments())
         if let help = parsed.helpRequested {
             let width = CommandLineParser.helpWidth(columns: ProcessInfo.processInfo.environment["COLUMNS"])
             FileHandle.standardOutput.write(Data((parser.help(for: help, width: width) + "\n").utf8))
@@ -47,4 +47,4 @@ func run(_ arguments: [String]) async -> ExitCode {
     }
 }
 
-exit(await run(Array(CommandLine.arguments.dropFirst())).rawValue)
+exit(await run().rawValue)

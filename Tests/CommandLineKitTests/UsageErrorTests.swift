@@ -109,3 +109,19 @@ struct SuggestionTests {
         #expect(Suggestion.closest(to: "shwo", among: ["find", "show"]) == "show")
     }
 }
+
+@Suite("Arguments that are not UTF-8")
+struct InvalidUTF8ArgumentTests {
+    @Test("an argument whose bytes are not UTF-8 is refused by position, never repaired or repeated")
+    func refusedByPosition() throws {
+        let valid: [[UInt8]] = [Array("find".utf8), Array("Zoë".utf8)]
+        #expect(try Fixture.parser.decode(rawArguments: valid) == ["find", "Zoë"])
+        for bad: [UInt8] in [[0x61, 0xFF], [0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80]] {
+            let error = #expect(throws: UsageError.self) {
+                try Fixture.parser.decode(rawArguments: [Array("find".utf8), Array("--limit".utf8), Array("5".utf8), bad])
+            }
+            #expect(error?.message == "argument 4 is not valid UTF-8")
+            #expect(error?.description.contains("\u{FFFD}") == false)
+        }
+    }
+}

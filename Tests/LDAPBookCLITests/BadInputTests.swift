@@ -169,6 +169,18 @@ extension BadInput {
         .init(command: "import", problem: "LDIF: a change record",
               arguments: ["import", "{files}/change.ldif"], status: Exit.invalid,
               mentions: ["change.ldif: line 3", "only entries are imported"], stdout: .importOfNothing),
+        .init(command: "import", problem: "vCard: a name that is not UTF-8",
+              arguments: ["import", "{files}/bad-utf8.vcf"], status: Exit.invalid,
+              mentions: ["bad-utf8.vcf: line 4", "not valid UTF-8"], stdout: .importOfNothing),
+        .init(command: "import", problem: "vCard: a name of a million characters",
+              arguments: ["import", "{files}/huge-name.vcf"], status: Exit.invalid,
+              mentions: ["huge-name.vcf: line 1", "at most 256 characters"], stdout: .importOfNothing),
+        .init(command: "import", problem: "LDIF: a surname that is not UTF-8",
+              arguments: ["import", "{files}/bad-utf8.ldif"], status: Exit.invalid,
+              mentions: ["bad-utf8.ldif: line 3", "not valid UTF-8"], stdout: .importOfNothing),
+        .init(command: "import", problem: "LDIF: a surname of a million characters",
+              arguments: ["import", "{files}/huge-name.ldif"], status: Exit.invalid,
+              mentions: ["huge-name.ldif: line 3", "at most 256 characters"], stdout: .importOfNothing),
         .init(command: "import", problem: "LDIF: an entry without sn",
               arguments: ["import", "{files}/no-surname.ldif"], status: Exit.invalid,
               mentions: ["no-surname.ldif: line 3", "no surname"], stdout: .importOfNothing),
@@ -257,6 +269,14 @@ struct BadInputFiles {
                                 "jpegPhoto:: " + Data("GIF89a, not a JPEG".utf8).base64EncodedString()]),
         "change.ldif": Array("version: 1\n\ndn: cn=Bob Byte,dc=example,dc=com\nchangetype: delete\n".utf8),
         "no-surname.ldif": ldif(["cn: Bob Byte", "givenName: Bob"]),
+        // Line 4: bytes that are not UTF-8 in the name.
+        "bad-utf8.vcf": Array("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Bob Byte\r\nN:B".utf8) + [0xFF, 0xFE]
+            + Array("yte;Bob;;;\r\nEND:VCARD\r\n".utf8),
+        // Line 3: a surname of one million characters.
+        "huge-name.vcf": card(["FN:Bob " + String(repeating: "B", count: 1_000_000), "N:" + String(repeating: "B", count: 1_000_000) + ";Bob;;;"]),
+        // The record starts on line 3; its surname, in base64, is not UTF-8.
+        "bad-utf8.ldif": ldif(["cn: Bob Byte", "givenName: Bob", "sn:: " + Data([0x42, 0xFF, 0xFE, 0x79]).base64EncodedString()]),
+        "huge-name.ldif": ldif(["cn: Bob Byte", "givenName: Bob", "sn: " + String(repeating: "B", count: 1_000_000)]),
     ]
 
     /// A vCard 4.0 whose properties start on line 3.

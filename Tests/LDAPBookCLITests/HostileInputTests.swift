@@ -77,4 +77,22 @@ struct HostileInputTests {
         let csv = try CLI.run(["export", "mallory", "--format", "csv"] + CLI.connectionArguments(server, base: base))
         #expect(csv.stdout.contains("Mal\u{1B}[31mlory\u{07}"))
     }
+
+    @Test("Arguments that are not UTF-8 are refused with exit 64 and nothing written")
+    func invalidUTF8Arguments() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.org"])])
+        let before = try await dump(connection, base)
+        // A shell passes the bytes as they are; Swift's CommandLine.arguments would repair them.
+        for script in ["exec \"$0\" find \"$(printf 'ad\\377')\" \"$@\"",
+                       "exec \"$0\" add --given \"$(printf 'B\\303')\" --surname Byte \"$@\"",
+                       "exec \"$0\" set ada \"$(printf 'note=\\355\\240\\200')\" --no-input \"$@\""] {
+            let result = try CLI.run(CLI.connectionArguments(server, base: base), launcher: ["/bin/sh", "-c", script])
+            #expect(result.status == 64, "\(script): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("is not valid UTF-8"), "\(result.stderr)")
+            #expect(!result.stderr.contains("\u{FFFD}"))
+        }
+        #expect(try await dump(connection, base) == before)
+    }
 }
+

@@ -58,7 +58,7 @@ enum Import {
                 case .rejected(let reason):
                     tally.rejected.append(reason)
                 case .person(let newPerson, let line):
-                    people.append((newPerson, "\(path): " + (line.map { "line \($0): " } ?? "") + newPerson.commonName))
+                    people.append((newPerson, "\(path): " + (line.map { "line \($0): " } ?? "") + Diagnostics.quoting(newPerson.commonName)))
                 }
             }
             let total = people.count
@@ -144,6 +144,11 @@ enum Import {
                 continue
             }
             let person = Person(entry: entry)
+            // Names are text: one that is not UTF-8 is refused, never dropped or repaired.
+            if let name = ["sn", "givenName", "cn"].first(where: { entry[$0].contains { $0.string == nil } }) {
+                results.append(.rejected("line \(line): \(entry.dn): \(name) is not valid UTF-8"))
+                continue
+            }
             guard let surname = person.surnames.first else {
                 results.append(.rejected("line \(line): \(entry.dn): no surname (sn)"))
                 continue
