@@ -76,6 +76,25 @@ struct HostileInputTests {
         // Exported to a file or a pipe, data is written as it is: the CSV keeps the value exactly.
         let csv = try CLI.run(["export", "mallory", "--format", "csv"] + CLI.connectionArguments(server, base: base))
         #expect(csv.stdout.contains("Mal\u{1B}[31mlory\u{07}"))
+
+        // Written to a terminal (util-linux script(1) gives ldapbook a pseudo-terminal as its
+        // standard output), every data format shows the controls as visible escapes.
+        for arguments in [["export", "mallory", "--format", "csv"], ["export", "mallory", "--format", "vcard"],
+                          ["export", "mallory", "--format", "ldif"], ["export", "mallory", "--format", "json"],
+                          ["show", "mallory", "--format", "vcard"], ["show", "mallory", "--format", "ldif"]] {
+            let commandLine = ([CLI.executable.path] + arguments + CLI.connectionArguments(server, base: base))
+                .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            let onTerminal = try CLI.run(["-q", "-e", "-c", commandLine, "/dev/null"], binary: URL(fileURLWithPath: "/usr/bin/script"))
+            #expect(onTerminal.status == 0, "\(arguments): \(onTerminal.stdout)")
+            #expect(onTerminal.stdout.contains("mallory") || onTerminal.stdout.contains("Mallory"), "\(arguments): \(onTerminal.stdout)")
+            #expect(!onTerminal.stdout.contains("\u{1B}") && !onTerminal.stdout.contains("\u{07}") && !onTerminal.stdout.contains("\u{9B}"),
+                    "\(arguments) let a control character reach the terminal: \(onTerminal.stdout.debugDescription)")
+        }
+        let csvOnTerminal = try CLI.run(["-q", "-e", "-c",
+                                         ([CLI.executable.path, "export", "mallory", "--format", "csv"] + CLI.connectionArguments(server, base: base))
+                                            .map { "'\($0)'" }.joined(separator: " "), "/dev/null"],
+                                        binary: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(csvOnTerminal.stdout.contains("Mal^[[31mlory^G"), "\(csvOnTerminal.stdout.debugDescription)")
     }
 
     @Test("Arguments that are not UTF-8 are refused with exit 64 and nothing written")

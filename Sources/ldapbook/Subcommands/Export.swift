@@ -31,14 +31,13 @@ enum Export {
         if !words.isEmpty {
             filter = .and([filter, try NameQuery(words.joined(separator: " ")).filter])
         }
-        let out = FileHandle.standardOutput
         var csvFields: [Field?] = []
         switch format {
-        case "ldif": out.write(Data(LDIFWriter.versionLine))
-        case "json": out.write(Data("[".utf8))
+        case "ldif": DataOutput.write(LDIFWriter.versionLine)
+        case "json": DataOutput.write("[")
         case "csv":
             csvFields = try await csvColumns.asyncMap { try await $0.field.asyncMap { try await book.field(named: $0) } }
-            out.write(Data((csvColumns.map { csv($0.title) }.joined(separator: ",") + "\r\n").utf8))
+            DataOutput.write(csvColumns.map { csv($0.title) }.joined(separator: ",") + "\r\n")
         default: break
         }
         var count = 0
@@ -46,7 +45,7 @@ enum Export {
             let person = Person(entry: entry)
             switch format {
             case "ldif":
-                out.write(Data(LDIFWriter.write(entry)))
+                DataOutput.write(LDIFWriter.write(entry))
             case "json":
                 var fields: [String: Any] = [:]
                 for (field, values) in person.fieldValues(registry: registry) {
@@ -55,19 +54,19 @@ enum Export {
                 }
                 let object: [String: Any] = ["dn": entry.dn.string, "fields": fields]
                 let data = try JSONOutput.data(object, options: [.sortedKeys, .withoutEscapingSlashes])
-                out.write(Data(((count == 0 ? "\n" : ",\n") + String(decoding: data, as: UTF8.self)).utf8))
+                DataOutput.write((count == 0 ? "\n" : ",\n") + String(decoding: data, as: UTF8.self))
             case "csv":
                 let cells = zip(csvColumns, csvFields).map { column, field -> String in
                     guard let field else { return csv(entry.dn.string) }
                     return csv(person.values(of: field).map(\.lossyString).joined(separator: "; "))
                 }
-                out.write(Data((cells.joined(separator: ",") + "\r\n").utf8))
+                DataOutput.write(cells.joined(separator: ",") + "\r\n")
             default:
-                out.write(Data(VCardWriter.write(VCard(person: person, registry: registry, version: version)).utf8))
+                DataOutput.write(VCardWriter.write(VCard(person: person, registry: registry, version: version)))
             }
             count += 1
         }
-        if format == "json" { out.write(Data((count == 0 ? "]\n" : "\n]\n").utf8)) }
+        if format == "json" { DataOutput.write(count == 0 ? "]\n" : "\n]\n") }
         guard count > 0 else {
             let who = words.isEmpty ? "no people in the directory" : "no one named \(words.joined(separator: " "))"
             Diagnostics.say("\(who): nothing exported")

@@ -61,7 +61,7 @@ enum Show {
             }
             text = lines.joined(separator: "\n") + "\n"
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        DataOutput.write(text)
         return .success
     }
 }
