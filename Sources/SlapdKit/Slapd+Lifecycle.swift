@@ -45,18 +45,32 @@ extension Slapd {
         }
     }
 
+    /// How ``stop()`` ended slapd.
+    public enum StopOutcome: Sendable, Equatable {
+        /// slapd was not running.
+        case notRunning
+        /// slapd shut down on SIGTERM within ``SlapdConfiguration/stopTimeout``.
+        case shutDown
+        /// slapd was still running after ``SlapdConfiguration/stopTimeout`` and was killed.
+        case killed
+    }
+
     /// Stops slapd gracefully: SIGTERM, then SIGKILL if it is still running after
     /// ``SlapdConfiguration/stopTimeout``. Returns once it has exited; does nothing if it
     /// is not running. A paused slapd is resumed so that it can shut down.
-    public func stop() async {
-        guard let process = runningProcess else { return }
+    @discardableResult
+    public func stop() async -> StopOutcome {
+        guard let process = runningProcess else { return .notRunning }
         process.send(SIGTERM)
         process.send(SIGCONT)
+        var outcome = StopOutcome.shutDown
         if await process.waitForExit(timeout: configuration.stopTimeout) == nil {
             process.send(SIGKILL)
             _ = await process.waitForExit()
+            outcome = .killed
         }
         markStopped(process)
+        return outcome
     }
 
     /// Kills slapd at once (SIGKILL), as a crash would, and returns once it has exited.
