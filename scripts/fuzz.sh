@@ -60,9 +60,10 @@ for target in "${targets[@]}"; do
 done
 $build_only && exit 0
 
-# A property that does not hold ends in fatalError: no backtracer, so
-# libFuzzer saves the input at once. Leaks are not checked (the Swift
-# runtime's caches look like leaks to LeakSanitizer).
+# A property that does not hold ends in fatalError. Swift's backtracer is
+# off: under libFuzzer it was seen to hang rather than let the fuzzer save
+# the input. Leaks are not checked (the Swift runtime's caches look like
+# leaks to LeakSanitizer).
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
@@ -89,7 +90,7 @@ done
 if [ ${#failed[@]} -gt 0 ]; then
   cat >&2 <<MESSAGE
 fuzzing found a problem in: ${failed[*]} (the inputs are in $scratch/crashes/).
-Replay one with: $scratch/bin/<target> <input>
+Replay one with: SWIFT_BACKTRACE=enable=no $scratch/bin/<target> <input>
 Once the bug is fixed, keep the input as a regression test:
   cp <input> Fuzz/regressions/<target>/<short-name> && swift test --filter FuzzRegressionTests
 MESSAGE
