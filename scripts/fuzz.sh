@@ -50,12 +50,19 @@ scratch=.build/fuzz
 echo "== building the fuzz targets in $scratch"
 swift build -c release --scratch-path "$scratch" $(printf -- '-Xswiftc %s ' "${flags[@]}") --target FuzzChecks
 products=$scratch/release
+# The object files of the modules' current sources, as SwiftPM's output file
+# maps name them (a glob would also catch those of renamed or deleted files).
+objects=()
+for module in LDAPKit LDAPBook FuzzChecks; do
+  while IFS= read -r object; do
+    objects+=("$object")
+  done < <(grep -o '"object" *: *"[^"]*\.swift\.o"' "$products/$module.build/output-file-map.json" | sed 's/^.*: *"//; s/"$//')
+done
 mkdir -p "$scratch/bin"
 for target in "${targets[@]}"; do
   swiftc -parse-as-library -O "${flags[@]}" -use-ld=lld \
     -I "$products/Modules" -I Sources/CLDAP \
-    "Fuzz/Targets/$target.swift" \
-    "$products"/LDAPKit.build/*.o "$products"/LDAPBook.build/*.o "$products"/FuzzChecks.build/*.o \
+    "Fuzz/Targets/$target.swift" "${objects[@]}" \
     -lldap -llber -o "$scratch/bin/$target"
 done
 $build_only && exit 0
