@@ -1,7 +1,7 @@
 # ldapbook: build and test on Debian with the Swift toolchain.
 SWIFT ?= swift
 
-.PHONY: all deps build test demo docker-check interop bench bench-smoke clean
+.PHONY: all deps build test fuzz fuzz-smoke demo docker-check interop bench bench-smoke clean
 
 all: build
 
@@ -16,6 +16,15 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# libFuzzer on the filter and DN escapers and the LDIF and vCard readers, FUZZ_SECONDS (60)
+# per target; an input that crashes or breaks a property is left in .build/fuzz/crashes/.
+fuzz:
+	@scripts/fuzz.sh
+
+# The same, 5 seconds per target (CI: about two minutes with the build).
+fuzz-smoke:
+	@FUZZ_SECONDS=5 scripts/fuzz.sh
 
 # Builds release, starts a local directory of generated people and tours the commands.
 demo:

@@ -31,6 +31,8 @@ let package = Package(
         .executableTarget(name: "ldapbook", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit", "CommandLineKit", "TerminalUI"]),
         // make bench: ldapbook against ldapsearch, ldapadd, python-ldap and ldap3 on one private slapd.
         .executableTarget(name: "LDAPBookBench", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit"]),
+        // make fuzz: the properties the libFuzzer targets in Fuzz/Targets check, shared with FuzzRegressionTests.
+        .target(name: "FuzzChecks", dependencies: ["LDAPKit", "LDAPBook"], path: "Fuzz/Checks"),
 
         .testTarget(name: "LDAPKitTests", dependencies: ["LDAPKit", "CLDAP"]),
         .testTarget(name: "LDAPKitIntegrationTests", dependencies: ["LDAPKit", "SlapdKit", "CLDAP"]),
@@ -41,6 +43,8 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         // Runs the built ldapbook binary against private slapd servers.
         .testTarget(name: "LDAPBookCLITests", dependencies: ["LDAPKit", "SlapdKit"]),
+        // Replays the fuzz seed corpora and every kept crash input through the fuzz targets' checks.
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
     ],
     swiftLanguageModes: [.v6]
 )
