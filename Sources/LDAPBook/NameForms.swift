@@ -91,7 +91,8 @@ struct ScalarForms {
     /// The scalars this covers: those UTF-8 writes in two bytes.
     static let range: ClosedRange<UInt32> = 0x80...0x7FF
 
-    private var slots = [Slot](repeating: .unknown, count: Int(range.count))
+    /// One slot per scalar of ``range``, made on the first name beyond ASCII.
+    private var slots: [Slot] = []
 
     /// The fold and lower case of `name`, or `nil` when it has a scalar outside ``range``
     /// or one whose forms depend on its neighbours (or is not valid UTF-8).
@@ -138,6 +139,7 @@ struct ScalarForms {
     /// The forms of one scalar of ``range``, asked of Unicode the first time.
     private mutating func slot(_ value: UInt32) -> Slot {
         let index = Int(value - Self.range.lowerBound)
+        if slots.isEmpty { slots = [Slot](repeating: .unknown, count: Int(Self.range.count)) }
         if case .unknown = slots[index] {
             slots[index] = Self.forms(ofScalar: value)
         }
