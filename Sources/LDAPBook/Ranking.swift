@@ -167,7 +167,7 @@ extension Ranking {
 
 /// Scores and orders many entries at once, as ``Candidate/ranksBefore(_:_:)`` would but
 /// without a candidate, a string or an array per entry: ASCII names are scored as they
-/// are read, other names are worked out once per distinct name, every tie-break key goes
+/// are read, other names are worked out by ``NameCache``, every tie-break key goes
 /// into one buffer, and sorting compares the score and the key's first fifteen bytes as
 /// integers, reading further only when those are equal (and the DN only for people named
 /// alike).
