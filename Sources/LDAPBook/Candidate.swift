@@ -27,16 +27,10 @@ public struct Candidate: Sendable, Identifiable {
 
     /// Creates a candidate.
     public init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue]) {
-        self.init(person: person, tier: tier, score: score, values: values,
-                  givenNames: person.entry["givenName"], surnames: person.entry["sn"])
-    }
-
-    /// Creates a candidate from names already read from the person's entry.
-    init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue], givenNames: [LDAPValue], surnames: [LDAPValue]) {
-        var names = NameCache()
-        var key: [UInt8] = []
-        names.appendKey(surnames: surnames, givenNames: givenNames, to: &key)
-        self.init(person: person, tier: tier, score: score, values: values, nameKey: NameKey(bytes: key[...]))
+        // The key is written as ranking many entries writes it.
+        var ranker = TierRanker(tokens: [], count: 1)
+        ranker.add(person.entry, at: 0, withField: false)
+        self.init(person: person, tier: tier, score: score, values: values, nameKey: NameKey(bytes: ranker.keyBytes[...]))
     }
 
     /// Creates a candidate whose tie-break key is already made.

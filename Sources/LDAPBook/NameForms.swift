@@ -38,37 +38,6 @@ struct NameCache {
     static func formsThroughUnicode(_ name: [UInt8]) -> (folded: [UInt8], lowered: [UInt8]) {
         (NameScore.fold(bytes: name), Array(String(decoding: name, as: UTF8.self).lowercased().utf8))
     }
-
-    /// Appends a ``NameKey``'s bytes for these names to `key`.
-    mutating func appendKey(surnames: [LDAPValue], givenNames: [LDAPValue], to key: inout [UInt8]) {
-        append(smallestOf: surnames, to: &key)
-        append(smallestOf: givenNames, to: &key)
-    }
-
-    /// Appends the smallest of `names`, lower-cased, and a zero byte to `key`.
-    private mutating func append(smallestOf names: [LDAPValue], to key: inout [UInt8]) {
-        if names.count == 1 {
-            append(lowercased: names[0].bytes, to: &key)
-        } else if !names.isEmpty {
-            var candidates = names.map { value -> [UInt8] in
-                var bytes: [UInt8] = []
-                append(lowercased: value.bytes, to: &bytes)
-                return bytes
-            }
-            candidates.sort { compareBytes($0, $1) < 0 }
-            key += candidates[0]
-        }
-        key.append(0)
-    }
-
-    /// Appends `text` lower-cased to `key`.
-    mutating func append(lowercased text: [UInt8], to key: inout [UInt8]) {
-        if text.allSatisfy({ $0 < 0x80 }) {
-            for byte in text { key.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) }
-        } else {
-            key += forms(of: text).lowered
-        }
-    }
 }
 
 /// The fold and lower case of names made of ASCII and two-byte UTF-8 scalars
