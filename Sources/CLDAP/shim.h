@@ -38,4 +38,17 @@ static inline int cldap_res_any(void) {
     return LDAP_RES_ANY;
 }
 
+/* The transaction OIDs (RFC 5805) paste strings together (`LDAP_TXN ".1"`). */
+static inline const char *cldap_exop_txn_start(void) {
+    return LDAP_EXOP_TXN_START;
+}
+
+static inline const char *cldap_exop_txn_end(void) {
+    return LDAP_EXOP_TXN_END;
+}
+
+static inline const char *cldap_control_txn_spec(void) {
+    return LDAP_CONTROL_TXN_SPEC;
+}
+
 #endif /* CLDAP_SHIM_H */

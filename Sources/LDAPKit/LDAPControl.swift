@@ -53,6 +53,8 @@ extension LDAPControl {
         public static let relax = "1.3.6.1.4.1.4203.666.5.12"
         /// Tree Delete: delete an entry together with all of its subordinates.
         public static let treeDelete = "1.2.840.113556.1.4.805"
+        /// Transaction Specification (RFC 5805): send an update in a ``LDAPTransaction``.
+        public static let transactionSpecification = "1.3.6.1.1.21.2"
         /// Password Policy, for both the request and the response.
         public static let passwordPolicy = "1.3.6.1.4.1.42.2.27.8.5.1"
     }

@@ -234,6 +234,12 @@ public struct LDAPResultCode: RawRepresentable, Hashable, Sendable {
     /// The corresponding C constant is `LDAP_ASSERTION_FAILED`.
     public static let assertionFailed = LDAPResultCode(rawValue: 122)
 
+    /// The transaction named by an update or an End Transaction request is not
+    /// (or no longer) open on this connection (RFC 5805).
+    ///
+    /// The corresponding C constant is `LDAP_TXN_ID_INVALID`.
+    public static let invalidTransactionIdentifier = LDAPResultCode(rawValue: 0x4121)
+
     /// The server could not be reached or the connection was lost.
     ///
     /// The corresponding C constant is `LDAP_SERVER_DOWN`.
@@ -362,6 +368,7 @@ extension LDAPResultCode {
         ("tooLate", .tooLate),
         ("cannotCancel", .cannotCancel),
         ("assertionFailed", .assertionFailed),
+        ("invalidTransactionIdentifier", .invalidTransactionIdentifier),
         ("serverDown", .serverDown),
         ("localError", .localError),
         ("encodingError", .encodingError),

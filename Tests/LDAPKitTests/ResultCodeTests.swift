@@ -49,6 +49,7 @@ import Testing
         (.tooLate, LDAP_TOO_LATE, "LDAP_TOO_LATE"),
         (.cannotCancel, LDAP_CANNOT_CANCEL, "LDAP_CANNOT_CANCEL"),
         (.assertionFailed, LDAP_ASSERTION_FAILED, "LDAP_ASSERTION_FAILED"),
+        (.invalidTransactionIdentifier, LDAP_TXN_ID_INVALID, "LDAP_TXN_ID_INVALID"),
         (.serverDown, LDAP_SERVER_DOWN, "LDAP_SERVER_DOWN"),
         (.localError, LDAP_LOCAL_ERROR, "LDAP_LOCAL_ERROR"),
         (.encodingError, LDAP_ENCODING_ERROR, "LDAP_ENCODING_ERROR"),
