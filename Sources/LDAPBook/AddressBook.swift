@@ -34,6 +34,7 @@ public final class AddressBook: Sendable {
         var registry: FieldRegistry
         var supportsPermissiveModify: Bool
         var supportsPostRead: Bool
+        var supportsTransactions: Bool
     }
 
     /// The directory connection.
@@ -54,11 +55,15 @@ public final class AddressBook: Sendable {
         if let known = facts.withLock({ $0 }) { return known }
         async let schema = connection.schema()
         async let rootDSE = connection.rootDSE()
-        let controls = Set(try await rootDSE.strings("supportedControl"))
+        let root = try await rootDSE
+        let controls = Set(root.strings("supportedControl"))
+        let extensions = Set(root.strings("supportedExtension"))
         let learned = ServerFacts(
             registry: FieldRegistry(schema: try await schema),
             supportsPermissiveModify: controls.contains(LDAPControl.OID.permissiveModify),
-            supportsPostRead: controls.contains(LDAPControl.OID.postRead))
+            supportsPostRead: controls.contains(LDAPControl.OID.postRead),
+            supportsTransactions: extensions.contains(LDAPTransaction.startOID)
+                && extensions.contains(LDAPTransaction.endOID))
         facts.withLock { $0 = learned }
         return learned
     }
@@ -196,7 +201,7 @@ public final class AddressBook: Sendable {
                 try await sendOnce({ try await connection.add(draft, controls: controls) }, at: draft.dn,
                                    reading: draft.attributes.map(\.name), description: "adding \(draft.dn)") { found in
                     guard let found else { return .notWritten }
-                    return draft.attributes.allSatisfy { found.has($0.values, of: $0.name) } ? .written : .changedMeanwhile
+                    return found.hasEveryValue(of: draft) ? .written : .changedMeanwhile
                 }
             }
             let response: LDAPResponse?
@@ -311,7 +316,7 @@ public final class AddressBook: Sendable {
         }
     }
 
-    private func createPeopleBase(_ base: DistinguishedName) async throws {
+    func createPeopleBase(_ base: DistinguishedName) async throws {
         guard let rdn = base.rdn, let attribute = rdn.attributes.first else { return }
         var container = LDAPEntry(dn: base)
         container["objectClass"] = attribute.type.equalsIgnoringCase("ou")

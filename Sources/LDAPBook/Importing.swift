@@ -49,21 +49,26 @@ extension AddressBook {
     /// would happen and writes nothing.
     public func importPerson(_ newPerson: NewPerson, dryRun: Bool = false) async throws -> ImportOutcome {
         if let existing = try await existingPerson(like: newPerson) {
-            // A single-valued field, or a binary one such as the photo (a directory cannot tell
-            // binary values apart, so it refuses a second), is only filled in when empty: the
-            // value someone already stored is kept.
-            let change = PersonChange(adding: newPerson.values.filter { value in
-                (!value.field.isSingleValued && !value.field.kind.isBinary) || existing.values(of: value.field).isEmpty
-            })
-            let modifications = try modifications(for: change, of: existing)
-            if modifications.isEmpty { return .unchanged(existing.dn) }
-            if !dryRun { try await update(existing, with: change) }
-            return .updated(existing.dn)
+            return try await importValues(of: newPerson, into: existing, dryRun: dryRun)
         }
         if dryRun {
             return .added(try await entry(for: newPerson).dn)
         }
         return .added(try await add(newPerson).dn)
+    }
+
+    /// Adds the values of `newPerson` that `existing` lacks.
+    func importValues(of newPerson: NewPerson, into existing: Person, dryRun: Bool) async throws -> ImportOutcome {
+        // A single-valued field, or a binary one such as the photo (a directory cannot tell
+        // binary values apart, so it refuses a second), is only filled in when empty: the
+        // value someone already stored is kept.
+        let change = PersonChange(adding: newPerson.values.filter { value in
+            (!value.field.isSingleValued && !value.field.kind.isBinary) || existing.values(of: value.field).isEmpty
+        })
+        let modifications = try modifications(for: change, of: existing)
+        if modifications.isEmpty { return .unchanged(existing.dn) }
+        if !dryRun { try await update(existing, with: change) }
+        return .updated(existing.dn)
     }
 }
 
@@ -78,10 +83,20 @@ extension AddressBook {
     /// importing a list twice adds nothing the second time. Results come back in the order
     /// of `people`.
     ///
+    /// When the server supports transactions (RFC 5805), new people are added up to
+    /// `transactionSize` at a time in one transaction, which the server writes to disk
+    /// once instead of once per person. When a transaction fails (one of its people is
+    /// refused, or someone else took a name meanwhile), none of it was made, and its
+    /// people are imported again one by one, each with its own outcome. When the reply to
+    /// a commit is lost, each person is read back: one who is there counts as added, and
+    /// one who is not is imported again, so no one is added twice.
+    ///
     /// - Parameters:
     ///   - people: the people to import.
     ///   - dryRun: report what would happen and write nothing.
     ///   - window: the most people in progress at once; 1 imports one after another.
+    ///   - transactionSize: the most new people added in one transaction; 1 sends every
+    ///     add on its own.
     ///   - progress: called with the number of people done so far, after each one.
     /// - Returns: each person's outcome, or the error that rejected that person alone.
     /// - Throws: ``LDAPKit/LDAPError`` when the server is down or refuses access, which would
@@ -90,26 +105,40 @@ extension AddressBook {
         _ people: [NewPerson],
         dryRun: Bool = false,
         window: Int = 16,
+        transactionSize: Int = 100,
         progress: (@Sendable (Int) -> Void)? = nil
     ) async throws -> [Result<ImportOutcome, any Error>] {
-        var results = [Result<ImportOutcome, any Error>?](repeating: nil, count: people.count)
+        let ledger = ImportLedger(count: people.count, progress: progress)
+        var waiting: [(index: Int, person: NewPerson)] = []
+        for (index, person) in people.enumerated() {
+            // A name too long to be one is refused before it is worked on.
+            do {
+                try Self.checkNameLengths(of: person)
+                waiting.append((index, person))
+            } catch {
+                ledger.finish(index, .failure(error))
+            }
+        }
+        let transactions = !dryRun && transactionSize > 1 && waiting.count > 1 ? try await serverFacts().supportsTransactions : false
+        if transactions {
+            try await importInTransactions(waiting, window: window, transactionSize: transactionSize, ledger: ledger)
+        } else {
+            try await importIndividually(waiting, dryRun: dryRun, window: window, ledger: ledger)
+        }
+        return ledger.results.map { $0 ?? .failure(CancellationError()) }
+    }
+
+    /// Imports `people` through ``importPerson(_:dryRun:)``, up to `window` at once, never two
+    /// who could be the same person together.
+    func importIndividually(_ people: [(index: Int, person: NewPerson)], dryRun: Bool, window: Int,
+                            ledger: ImportLedger) async throws {
         try await withThrowingTaskGroup(of: (Int, Result<ImportOutcome, any Error>).self) { group in
             var running: [Int: Set<String>] = [:]
-            var done = 0
             func finish(_ finished: (Int, Result<ImportOutcome, any Error>)) {
                 running[finished.0] = nil
-                results[finished.0] = finished.1
-                done += 1
-                progress?(done)
+                ledger.finish(finished.0, finished.1)
             }
-            for (index, person) in people.enumerated() {
-                // A name too long to be one is refused before it is worked on.
-                do {
-                    try Self.checkNameLengths(of: person)
-                } catch {
-                    finish((index, .failure(error)))
-                    continue
-                }
+            for (index, person) in people {
                 let keys = Self.identityKeys(of: person)
                 while running.count >= max(window, 1) || running.values.contains(where: { !$0.isDisjoint(with: keys) }) {
                     guard let finished = try await group.next() else { break }
@@ -117,20 +146,25 @@ extension AddressBook {
                 }
                 running[index] = keys
                 group.addTask {
-                    do {
-                        return (index, .success(try await self.importPerson(person, dryRun: dryRun)))
-                    } catch let error as LDAPError where error.isServerDown || error.isInsufficientAccess {
-                        throw error
-                    } catch {
-                        return (index, .failure(error))
-                    }
+                    (index, try await Self.personalOutcome { try await self.importPerson(person, dryRun: dryRun) })
                 }
             }
             while let finished = try await group.next() {
                 finish(finished)
             }
         }
-        return results.map { $0 ?? .failure(CancellationError()) }
+    }
+
+    /// The outcome of one person's import, or the error that rejects that person alone.
+    /// - Throws: what would fail every other person too: the server is down, or refuses access.
+    static func personalOutcome<T>(_ work: () async throws -> T) async throws -> Result<T, any Error> {
+        do {
+            return .success(try await work())
+        } catch let error as LDAPError where error.isServerDown || error.isInsufficientAccess {
+            throw error
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// What makes two imported people possibly the same, or rivals for one uid: their
@@ -145,5 +179,24 @@ extension AddressBook {
         keys.insert("name:" + given + "\u{0}" + surname.lowercased())
         keys.insert("uid:" + GeneratedUID.base(given: person.givenName, surname: surname))
         return keys
+    }
+}
+
+/// The outcomes of an import as people finish, in the order they were given.
+final class ImportLedger {
+    private(set) var results: [Result<ImportOutcome, any Error>?]
+    private var done = 0
+    private let progress: (@Sendable (Int) -> Void)?
+
+    init(count: Int, progress: (@Sendable (Int) -> Void)?) {
+        results = Array(repeating: nil, count: count)
+        self.progress = progress
+    }
+
+    /// Records the outcome of the person at `index`, and reports the progress.
+    func finish(_ index: Int, _ result: Result<ImportOutcome, any Error>) {
+        results[index] = result
+        done += 1
+        progress?(done)
     }
 }

@@ -79,6 +79,11 @@ extension AddressBook {
 }
 
 extension LDAPEntry {
+    /// Whether the entry holds every value of `sent`, as ``has(_:of:)`` compares them.
+    func hasEveryValue(of sent: LDAPEntry) -> Bool {
+        sent.attributes.allSatisfy { has($0.values, of: $0.name) }
+    }
+
     /// Whether every value of `attribute` in `values` is among the entry's, byte for
     /// byte (object class names ignoring ASCII case, as the server compares them).
     func has(_ values: [LDAPValue], of attribute: String) -> Bool {

@@ -6,25 +6,6 @@ import Testing
 
 @Suite("Writes whose request or reply is lost are checked, never sent blindly twice")
 struct LostReplyTests {
-    /// An address book that talks to `server` through `proxy`, with a people base of its own.
-    private func book(through proxy: WriteLosingProxy, _ server: Slapd, naming: EntryNaming = .generatedUID) async throws -> AddressBook {
-        let connection = try await LDAPConnection.connect(configuration: .init(
-            servers: [proxy.uri],
-            base: try DistinguishedName(parsing: BookDirectory.suffix),
-            authentication: .simple(dn: try DistinguishedName(parsing: server.rootDN), password: .init(server.rootPassword)),
-            networkTimeout: .seconds(5), operationTimeout: .seconds(20), systemDefaults: .ignored))
-        let base = try DistinguishedName(parsing: BookDirectory.suffix).child("ou", LDAPValue("people-\(UUID().uuidString.prefix(8))"))
-        return AddressBook(connection: connection, configuration: .init(peopleBase: base, naming: naming))
-    }
-
-    /// Everyone under the book's people base, read directly from the server.
-    private func stored(_ book: AddressBook, _ server: Slapd, attributes: [String]) async throws -> [LDAPEntry] {
-        let direct = try await BookDirectory.connection(server)
-        defer { Task { await direct.close() } }
-        return try await direct.search(base: try book.peopleBase(), filter: .equal("objectClass", "inetOrgPerson"),
-                                       attributes: attributes).collect()
-    }
-
     private func proxy(_ server: Slapd) throws -> WriteLosingProxy {
         try WriteLosingProxy(to: UInt16(server.port))
     }
@@ -35,7 +16,7 @@ struct LostReplyTests {
         let proxy = try proxy(server)
         defer { proxy.stop() }
         for naming in [EntryNaming.generatedUID, .commonName] {
-            let book = try await book(through: proxy, server, naming: naming)
+            let book = try await proxy.book(server, naming: naming)
             let email = try await book.field(named: "email")
             _ = try await book.add(NewPerson(givenName: "Grace", surname: "Hopper"))
             let before = proxy.writesForwarded
@@ -49,7 +30,7 @@ struct LostReplyTests {
             // request: it never did, and was sent once more.
             #expect(proxy.writesForwarded - before == 1)
             #expect(added.strings(of: email) == ["ada@example.org"])
-            let people = try await stored(book, server, attributes: ["sn", "mail"])
+            let people = try await BookDirectory.stored(book, server, attributes: ["sn", "mail"])
             let adas = people.filter { $0.strings("sn") == ["Lovelace"] }
             #expect(adas.count == 1, "added once: \(adas.map(\.dn))")
             #expect(adas.first?.dn == added.dn)
@@ -62,7 +43,7 @@ struct LostReplyTests {
         let server = try await BookDirectory.shared()
         let proxy = try proxy(server)
         defer { proxy.stop() }
-        let book = try await book(through: proxy, server)
+        let book = try await proxy.book(server)
         let email = try await book.field(named: "email")
         let nickname = try await book.field(named: "nickname")
         let person = try await book.add(NewPerson(givenName: "Alan", surname: "Turing", values: [(email, ["alan@example.org"])]))
@@ -79,7 +60,7 @@ struct LostReplyTests {
         let named = try await book.add(["Prof"], to: nickname, of: updated)
         #expect(proxy.writesLost == 2)
         #expect(named.strings(of: nickname) == ["Prof"])
-        let entry = try #require(try await stored(book, server, attributes: ["mail", "objectClass", "ldapbookNickname"]).first)
+        let entry = try #require(try await BookDirectory.stored(book, server, attributes: ["mail", "objectClass", "ldapbookNickname"]).first)
         #expect(Set(entry.strings("mail")) == ["alan@example.org", "turing@example.org"])
         #expect(entry.strings("ldapbookNickname") == ["Prof"])
     }
@@ -90,7 +71,7 @@ struct LostReplyTests {
         let server = try await BookDirectory.shared()
         let proxy = try proxy(server)
         defer { proxy.stop() }
-        let book = try await book(through: proxy, server)
+        let book = try await proxy.book(server)
         let phone = try await book.field(named: "phone")
         let person = try await book.add(NewPerson(givenName: "Edsger", surname: "Dijkstra", values: [(phone, ["+31 40 247 1111"])]))
         let before = proxy.writesForwarded
@@ -100,7 +81,7 @@ struct LostReplyTests {
         #expect(proxy.writesLost == 1)
         #expect(proxy.writesForwarded - before == 1)
         #expect(updated.strings(of: phone) == ["+31 40 247 2222"])
-        #expect(try await stored(book, server, attributes: ["telephoneNumber"]).first?.strings("telephoneNumber") == ["+31 40 247 2222"])
+        #expect(try await BookDirectory.stored(book, server, attributes: ["telephoneNumber"]).first?.strings("telephoneNumber") == ["+31 40 247 2222"])
     }
 
     @Test("When someone else changes the field after the request was lost, nothing is sent again and their value stays")
@@ -108,7 +89,7 @@ struct LostReplyTests {
         let server = try await BookDirectory.shared()
         let proxy = try proxy(server)
         defer { proxy.stop() }
-        let book = try await book(through: proxy, server)
+        let book = try await proxy.book(server)
         let phone = try await book.field(named: "phone")
         let person = try await book.add(NewPerson(givenName: "Barbara", surname: "Liskov", values: [(phone, ["+1 617 000 0001"])]))
         let before = proxy.writesForwarded
@@ -133,14 +114,14 @@ struct LostReplyTests {
             (error as? AddressBookError)?.code == .changedMeanwhile
         }
         #expect(proxy.writesForwarded == before, "the change was not sent again")
-        #expect(try await stored(book, server, attributes: ["telephoneNumber"]).first?.strings("telephoneNumber") == ["+1 617 000 0003"])
+        #expect(try await BookDirectory.stored(book, server, attributes: ["telephoneNumber"]).first?.strings("telephoneNumber") == ["+1 617 000 0003"])
     }
 
     @Test("When the server cannot be read after a lost reply, the error says the write may have been made")
     func cannotCheck() async throws {
         let server = try await BookDirectory.shared()
         let proxy = try proxy(server)
-        let book = try await book(through: proxy, server)
+        let book = try await proxy.book(server)
         let email = try await book.field(named: "email")
         let person = try await book.add(NewPerson(givenName: "Frances", surname: "Allen"))
 
@@ -151,7 +132,7 @@ struct LostReplyTests {
             guard let error = error as? LDAPError else { return false }
             return error.isServerDown && error.description.contains("whether it was written could not be checked")
         }
-        #expect(try await stored(book, server, attributes: ["mail"]).first?.strings("mail") == ["fran@example.org"],
+        #expect(try await BookDirectory.stored(book, server, attributes: ["mail"]).first?.strings("mail") == ["fran@example.org"],
                 "the write was in fact made")
     }
 }

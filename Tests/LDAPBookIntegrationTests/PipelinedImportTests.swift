@@ -28,14 +28,18 @@ struct PipelinedImportTests {
         }
     }
 
-    @Test("Many people in flight: all added once, in order; importing them again changes nothing")
-    func addsEveryoneOnce() async throws {
+    /// Adds one by one, and in transactions.
+    static let transactionSizes = [1, 100]
+
+    @Test("Many people in flight: all added once, in order; importing them again changes nothing",
+          arguments: transactionSizes)
+    func addsEveryoneOnce(transactionSize: Int) async throws {
         let server = try await BookDirectory.shared()
         let book = try await BookDirectory.book(server)
         let list = try await people(book, count: 120)
-        let first = try await book.importPeople(list, window: 16)
+        let first = try await book.importPeople(list, window: 16, transactionSize: transactionSize)
         #expect(words(first) == Array(repeating: "added", count: 120))
-        let again = try await book.importPeople(list, window: 16)
+        let again = try await book.importPeople(list, window: 16, transactionSize: transactionSize)
         #expect(words(again) == Array(repeating: "unchanged", count: 120))
         let stored = try await book.connection.search(base: try book.peopleBase(), filter: .equal("objectClass", "inetOrgPerson"),
                                                       attributes: ["mail"]).collect()
@@ -43,8 +47,9 @@ struct PipelinedImportTests {
         #expect(Set(stored.flatMap { $0.strings("mail") }).count == 120)
     }
 
-    @Test("The same person twice in one list is added once, even with both in the window")
-    func duplicatesInOneList() async throws {
+    @Test("The same person twice in one list is added once, even with both in the window",
+          arguments: transactionSizes)
+    func duplicatesInOneList(transactionSize: Int) async throws {
         let server = try await BookDirectory.shared()
         let book = try await BookDirectory.book(server)
         let email = try await book.field(named: "email")
@@ -55,7 +60,8 @@ struct PipelinedImportTests {
         let adaAgain = NewPerson(givenName: "Augusta Ada", surname: "King", values: [(email, [adaMail]), (phone, ["+44 20 7946 1815"])])
         let alan = NewPerson(givenName: "Alan", surname: "Turing-\(tag)", values: [(phone, ["+44 161 496 0000"])])
         let alanAgain = NewPerson(givenName: "Alan", surname: "Turing-\(tag)", values: [(email, [LDAPValue("alan.\(tag)@example.org")])])
-        let results = try await book.importPeople([ada, alan, adaAgain, alanAgain], window: 8)
+        let results = try await book.importPeople([ada, alan, adaAgain, alanAgain], window: 8,
+                                                transactionSize: transactionSize)
         #expect(words(results) == ["added", "added", "updated", "updated"])
         let stored = try await book.connection.search(base: try book.peopleBase(), filter: .equal("objectClass", "inetOrgPerson"),
                                                       attributes: ["mail", "telephoneNumber"]).collect()
@@ -64,13 +70,13 @@ struct PipelinedImportTests {
         #expect(adaEntry.strings("telephoneNumber") == ["+44 20 7946 1815"])
     }
 
-    @Test("A person the server rejects is reported alone; the others are imported")
-    func oneRejected() async throws {
+    @Test("A person the server rejects is reported alone; the others are imported", arguments: transactionSizes)
+    func oneRejected(transactionSize: Int) async throws {
         let server = try await BookDirectory.shared()
         let book = try await BookDirectory.book(server)
         var list = try await people(book, count: 10)
         list[4] = NewPerson(givenName: "No", surname: "   ")
-        let results = try await book.importPeople(list, window: 4)
+        let results = try await book.importPeople(list, window: 4, transactionSize: transactionSize)
         #expect(words(results) == ["added", "added", "added", "added", "rejected", "added", "added", "added", "added", "added"])
     }
 }

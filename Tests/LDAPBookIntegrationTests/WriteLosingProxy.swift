@@ -1,11 +1,15 @@
 import Foundation
 import Glibc
+import LDAPBook
+import LDAPKit
+import SlapdKit
 import Synchronization
 
 /// A TCP proxy in front of a slapd that can lose one write the way a network does: it
 /// forwards whole LDAP messages both ways and, once told to, drops the next add or modify
 /// request before the server sees it, or forwards it and drops the server's reply; either
-/// way it then cuts that client's connection. It counts the write requests it forwards,
+/// way it then cuts that client's connection. It can lose a transaction's commit (an End
+/// Transaction request, RFC 5805) the same way. It counts the write requests it forwards,
 /// so a test can tell a write sent once from one sent twice.
 final class WriteLosingProxy: Sendable {
     /// Which half of a write is lost.
@@ -19,6 +23,10 @@ final class WriteLosingProxy: Sendable {
     private struct State {
         var armed: Loss?
         var onLoss: (@Sendable () -> Void)?
+        var commitArmed: Loss?
+        /// The message ID of a forwarded commit whose reply is to be lost.
+        var commitReplyToLose: [UInt8]?
+        var commitsForwarded = 0
         var writesForwarded = 0
         var writesLost = 0
         var listening = true
@@ -36,6 +44,9 @@ final class WriteLosingProxy: Sendable {
 
     /// How many add and modify requests reached the server.
     var writesForwarded: Int { state.withLock { $0.writesForwarded } }
+
+    /// How many commits (End Transaction requests) reached the server.
+    var commitsForwarded: Int { state.withLock { $0.commitsForwarded } }
 
     /// How many writes were lost.
     var writesLost: Int { state.withLock { $0.writesLost } }
@@ -69,6 +80,12 @@ final class WriteLosingProxy: Sendable {
             $0.armed = loss
             $0.onLoss = onLoss
         }
+    }
+
+    /// Loses the next commit's `loss` half (the End Transaction request, or the server's
+    /// reply to it), then cuts the client's connection.
+    func loseNextCommit(_ loss: Loss) {
+        state.withLock { $0.commitArmed = loss }
     }
 
     /// Stops accepting connections and cuts the open ones.
@@ -125,6 +142,10 @@ final class WriteLosingProxy: Sendable {
         defer { pair.finish() }
         while let message = Self.readMessage(source) {
             let operation = Self.protocolOperation(message)
+            if losesCommit(message, operation: operation, requests: requests) {
+                pair.cut()
+                return
+            }
             // AddRequest [APPLICATION 8] and ModifyRequest [APPLICATION 6]; their responses 9 and 7.
             let isWrite = requests ? (operation == 0x68 || operation == 0x66) : (operation == 0x69 || operation == 0x67)
             if isWrite {
@@ -146,6 +167,47 @@ final class WriteLosingProxy: Sendable {
             }
             guard Self.writeAll(destination, message) else { return }
         }
+    }
+
+    /// Whether `message` is the half of a commit to lose; counts the commits forwarded.
+    private func losesCommit(_ message: [UInt8], operation: UInt8?, requests: Bool) -> Bool {
+        // ExtendedRequest [APPLICATION 23] naming End Transaction; replies are matched by message ID.
+        let isCommit = requests && operation == 0x77 && message.count >= Self.endTransactionOID.count
+            && (0...(message.count - Self.endTransactionOID.count)).contains { start in
+                message[start..<start + Self.endTransactionOID.count].elementsEqual(Self.endTransactionOID)
+            }
+        return state.withLock { state in
+            if isCommit {
+                switch state.commitArmed {
+                case .request?:
+                    state.commitArmed = nil
+                    return true
+                case .reply?:
+                    state.commitArmed = nil
+                    state.commitReplyToLose = Self.messageID(message)
+                case nil:
+                    break
+                }
+                state.commitsForwarded += 1
+                return false
+            }
+            if !requests, let lost = state.commitReplyToLose, Self.messageID(message) == lost {
+                state.commitReplyToLose = nil
+                return true
+            }
+            return false
+        }
+    }
+
+    private static let endTransactionOID = Array("1.3.6.1.1.21.3".utf8)
+
+    /// The message ID's content octets.
+    private static func messageID(_ message: [UInt8]) -> [UInt8]? {
+        var index = 1
+        index += message[1] & 0x80 != 0 ? 1 + Int(message[1] & 0x7F) : 1
+        guard index + 1 < message.count, message[index] == 0x02 else { return nil }
+        let end = index + 2 + Int(message[index + 1])
+        return end <= message.count ? Array(message[(index + 2)..<end]) : nil
     }
 
     /// One BER-framed LDAP message, or `nil` at the end of the stream.
@@ -235,4 +297,27 @@ private final class ConnectionPair: Sendable {
 struct ProxyError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension WriteLosingProxy {
+    /// An address book that talks to `server` through the proxy, with a people base of its own.
+    func book(_ server: Slapd, naming: EntryNaming = .generatedUID) async throws -> AddressBook {
+        let connection = try await LDAPConnection.connect(configuration: .init(
+            servers: [uri],
+            base: try DistinguishedName(parsing: BookDirectory.suffix),
+            authentication: .simple(dn: try DistinguishedName(parsing: server.rootDN), password: .init(server.rootPassword)),
+            networkTimeout: .seconds(5), operationTimeout: .seconds(20), systemDefaults: .ignored))
+        let base = try DistinguishedName(parsing: BookDirectory.suffix).child("ou", LDAPValue("people-\(UUID().uuidString.prefix(8))"))
+        return AddressBook(connection: connection, configuration: .init(peopleBase: base, naming: naming))
+    }
+}
+
+extension BookDirectory {
+    /// Everyone under the book's people base, read directly from the server.
+    static func stored(_ book: AddressBook, _ server: Slapd, attributes: [String]) async throws -> [LDAPEntry] {
+        let direct = try await connection(server)
+        defer { Task { await direct.close() } }
+        return try await direct.search(base: try book.peopleBase(), filter: .equal("objectClass", "inetOrgPerson"),
+                                       attributes: attributes).collect()
+    }
 }
