@@ -55,6 +55,7 @@ enum Find {
             output = table(field: field, matches: matches, more: more, explain: parsed.flag("--explain"))
         }
         FileHandle.standardOutput.write(Data(output.utf8))
+        UntilExit.keep(ranking)
         return matches.isEmpty ? .nothingDone : .success
     }
 
