@@ -308,6 +308,35 @@ final class Counter: @unchecked Sendable {
     func increment() { lock.lock(); value += 1; lock.unlock() }
 }
 
+extension Bench {
+    /// Workload 2's lookups alone against a served directory of `count` people, for a
+    /// profiler: prints the time and the CPU used.
+    static func profileLookups(uri: String, count: Int, inFlight: Int) async throws {
+        let prefixes = BenchPeople.prefixes(count: 1000, from: BenchPeople(count: count, suffix: "dc=bench,dc=example", photos: []))
+        let filters = try prefixes.map { try NameQuery($0).filter }
+        let connection = try await LDAPConnection.connect(configuration: .init(
+            servers: [uri], base: try DistinguishedName(parsing: "dc=bench,dc=example"), pageSize: 0, systemDefaults: .ignored))
+        let attributes = Person.attributes(for: [])
+        let started = ContinuousClock.now
+        let cpuStarted = CPUUsage.now(server: nil).client
+        let entries = try await withThrowingTaskGroup(of: Int.self) { group in
+            for worker in 0..<max(inFlight, 1) {
+                group.addTask {
+                    var total = 0
+                    for index in stride(from: worker, to: filters.count, by: max(inFlight, 1)) {
+                        total += try await connection.search(filter: filters[index], attributes: attributes).collect().count
+                    }
+                    return total
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let cpu = CPUUsage.now(server: nil).client - cpuStarted
+        FileHandle.standardError.write(Data("\(filters.count) lookups, \(entries) entries in \(ContinuousClock.now - started) (\(Int(cpu * 1000)) ms of CPU)\n".utf8))
+        await connection.close()
+    }
+}
+
 // MARK: - 4. Bulk import
 
 extension Bench {

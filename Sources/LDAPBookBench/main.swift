@@ -9,6 +9,7 @@ import LDAPKit
 ///     ldapbook-bench generate COUNT FILE      the LDIF of COUNT people
 ///     ldapbook-bench serve COUNT              a loaded slapd to profile against, until stdin closes
 ///     ldapbook-bench rank COUNT [RUNS]        ranking alone, for a profiler
+///     ldapbook-bench lookups URI COUNT [N]    workload 2's lookups against a served COUNT, N in flight
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func option(_ name: String) -> String? {
@@ -59,6 +60,17 @@ if arguments.first == "serve" {
     FileHandle.standardOutput.write(Data("\(server.ldapURI) \(bench.suffix)\n".utf8))
     _ = FileHandle.standardInput.readDataToEndOfFile()
     server.cleanup()
+    exit(0)
+}
+
+if arguments.first == "lookups" {
+    // Workload 2 alone, for profiling against `serve COUNT`: ldapbook-bench lookups URI COUNT [N]
+    guard arguments.count >= 3, let count = Int(arguments[2]) else {
+        FileHandle.standardError.write(Data("usage: ldapbook-bench lookups URI COUNT [IN-FLIGHT]\n".utf8))
+        exit(64)
+    }
+    let inFlight = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
+    try await Bench.profileLookups(uri: arguments[1], count: count, inFlight: inFlight)
     exit(0)
 }
 
