@@ -16,6 +16,11 @@ enum Import {
             A person already in the directory (same email, or same first and last name) gets the \
             values they lack; anyone else is added. A card or record that cannot be imported is \
             reported on standard error with its file and line, and skipped; the rest go on. Each person is one atomic write. \
+            When the server supports transactions (RFC 5805; OpenLDAP 2.5 and later), new people are \
+            added up to 100 at a time in one transaction, which the server writes to disk once \
+            instead of once per person; when the server refuses one of them, none of that \
+            transaction is made and its people are added one by one, each with its own outcome. \
+            Interrupting an import keeps what was committed. \
             --dry-run reports what would change and writes nothing. A summary ends the run.
             """,
         options: [OptionSpec(["--dry-run"], help: "report what would change; write nothing")],
