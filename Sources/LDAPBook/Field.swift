@@ -30,15 +30,21 @@ public struct Field: Sendable, Hashable, CustomStringConvertible {
     public let origin: Origin
     /// For custom fields, the key stored before `=` (always lowercase).
     public let customKey: String?
+    /// Whether the directory can compare the field's values (its attribute has an
+    /// equality matching rule). A directory cannot add a value beside one it cannot
+    /// compare, nor delete one value by naming it, so such a field (`jpegPhoto`) is
+    /// replaced or removed as a whole.
+    public let comparesValues: Bool
 
     init(name: String, attribute: String, kind: FieldKind, isSingleValued: Bool, origin: Origin,
-         customKey: String? = nil) {
+         customKey: String? = nil, comparesValues: Bool = true) {
         self.name = name
         self.attribute = attribute
         self.kind = kind
         self.isSingleValued = isSingleValued
         self.origin = origin
         self.customKey = customKey
+        self.comparesValues = comparesValues
     }
 
     /// Whether the field lives in an attribute of ldapbook's own schema, so

@@ -69,6 +69,8 @@ public struct FieldRegistry: Sendable {
 
     private func resolved(_ builtIn: BuiltInField) throws(AddressBookError) -> Field {
         var single = builtIn.isSingleValued
+        // Without a schema to ask, the photo is known to have no equality rule (RFC 2798).
+        var compares = builtIn.kind != .photo
         if let schema {
             guard let attribute = schema.attributeType(named: builtIn.attribute) else {
                 if LDAPBookSchemaName.attributes.contains(where: { $0.equalsIgnoringCase(builtIn.attribute) }) {
@@ -80,9 +82,10 @@ public struct FieldRegistry: Sendable {
                     "\(builtIn.name) is kept in \(builtIn.attribute), which this directory's schema does not define")
             }
             single = attribute.isSingleValued
+            compares = schema.resolvedEquality(of: attribute) != nil
         }
         return Field(name: builtIn.name, attribute: builtIn.attribute, kind: builtIn.kind,
-                     isSingleValued: single, origin: .builtIn)
+                     isSingleValued: single, origin: .builtIn, comparesValues: compares)
     }
 
     private func field(for attribute: AttributeTypeDescription, in schema: LDAPSchema) throws(AddressBookError) -> Field {
@@ -96,7 +99,8 @@ public struct FieldRegistry: Sendable {
         }
         let kind = FieldKind.forSyntax(schema.resolvedSyntax(of: attribute), isBinary: schema.isBinary(attribute))
         return Field(name: attribute.name, attribute: attribute.name, kind: kind,
-                     isSingleValued: attribute.isSingleValued, origin: .directorySchema)
+                     isSingleValued: attribute.isSingleValued, origin: .directorySchema,
+                     comparesValues: schema.resolvedEquality(of: attribute) != nil)
     }
 
     /// The longest custom field name.

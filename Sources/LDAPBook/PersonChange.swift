@@ -37,6 +37,13 @@ extension AddressBook {
             try field.validate(values)
             let current = person.values(of: field)
             guard Set(current.map(\.bytes)) != Set(values.map(\.bytes)) else { continue }
+            if !field.comparesValues {
+                // The directory cannot delete the old values by naming them: the field is
+                // replaced whole (no values remove it).
+                changes.append(.replace(field.attribute, values: values.map(field.stored)))
+                needsClass = needsClass || (field.needsLDAPBookClass && !values.isEmpty)
+                continue
+            }
             if !current.isEmpty {
                 changes.append(.delete(field.attribute, values: current.map(field.stored)))
             }
@@ -57,6 +64,11 @@ extension AddressBook {
                 throw AddressBookError(.tooManyValues,
                     "\(field.name) holds a single value and \(person.displayName) already has one; replace it instead")
             }
+            if !field.comparesValues && !present.isEmpty {
+                throw AddressBookError(.tooManyValues,
+                    "\(person.displayName) has a \(field.name) already, and the directory cannot keep a second one "
+                    + "beside it (it cannot compare \(field.name) values); replace it instead")
+            }
             changes.append(.add(field.attribute, values: missing.map(field.stored)))
             needsClass = needsClass || field.needsLDAPBookClass
         }
@@ -66,9 +78,16 @@ extension AddressBook {
                 let shown = field.kind.isBinary ? "that value" : "\"\(value.lossyString.prefix(60))\""
                 throw AddressBookError(.notFound, "\(person.displayName) has no \(field.name) \(shown)")
             }
-            if !values.isEmpty {
-                changes.append(.delete(field.attribute, values: values.map(field.stored)))
+            guard !values.isEmpty else { continue }
+            if !field.comparesValues {
+                // The directory cannot find a value it cannot compare: what is left is
+                // written whole instead (nothing left removes the field).
+                let removed = Set(values.map(\.bytes))
+                let kept = person.values(of: field).filter { !removed.contains($0.bytes) }
+                changes.append(kept.isEmpty ? .delete(field.attribute) : .replace(field.attribute, values: kept.map(field.stored)))
+                continue
             }
+            changes.append(.delete(field.attribute, values: values.map(field.stored)))
         }
         if needsClass && !person.hasLDAPBookClass {
             changes.insert(.add("objectClass", LDAPValue(LDAPBookSchemaName.objectClass)), at: 0)
