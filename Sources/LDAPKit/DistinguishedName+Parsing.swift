@@ -33,6 +33,17 @@ extension DistinguishedName {
         }
         self.init(rdns: try parsed.get())
     }
+
+    /// Parses a DN from its UTF-8 bytes, as ``init(parsing:)`` parses its string,
+    /// without making the string first (for the DN of every entry a search returns).
+    init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) throws(LDAPError) {
+        if bytes.isEmpty {
+            self = .root
+            return
+        }
+        var parser = DistinguishedNameParser(bytes: bytes)
+        self.init(rdns: try parser.parseDistinguishedName())
+    }
 }
 
 extension RelativeDistinguishedName {

@@ -266,17 +266,24 @@ final class LDAPHandle {
         var dnValue = CLDAP.berval()
         try check(ldap_get_dn_ber(ld, message, &ber, &dnValue), "search")
         defer { if let ber { ber_free(ber, 0) } }
-        let dnText = dnValue.bv_val.map {
-            String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(dnValue.bv_len)), as: UTF8.self)
-        } ?? ""
+        let dnBytes = UnsafeBufferPointer(start: dnValue.bv_val.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) },
+                                          count: Int(dnValue.bv_len))
         let dn: DistinguishedName
         do {
-            dn = try DistinguishedName(parsing: dnText)
+            // An ASCII DN (most are) is parsed from the message's bytes; any other is
+            // decoded as a string first, which repairs bytes that are not UTF-8.
+            if dnBytes.allSatisfy({ $0 < 0x80 }) {
+                dn = try DistinguishedName(parsingUTF8: dnBytes)
+            } else {
+                dn = try DistinguishedName(parsing: String(decoding: dnBytes, as: UTF8.self))
+            }
         } catch {
-            throw LDAPError(.decodingError, message: "the server returned an invalid DN: \(dnText)",
+            throw LDAPError(.decodingError, message: "the server returned an invalid DN: \(String(decoding: dnBytes, as: UTF8.self))",
                             operation: "search", server: servers)
         }
         var attributes: [LDAPAttribute] = []
+        // Entries seldom have more; one allocation instead of growing from empty.
+        attributes.reserveCapacity(8)
         while true {
             var name = CLDAP.berval()
             var values: UnsafeMutablePointer<CLDAP.berval>?
@@ -288,6 +295,9 @@ final class LDAPHandle {
                 decoding: UnsafeRawBufferPointer(start: nameBytes, count: Int(name.bv_len)), as: UTF8.self)
             var attributeValues: [LDAPValue] = []
             if let values {
+                var count = 0
+                while values[count].bv_val != nil { count += 1 }
+                attributeValues.reserveCapacity(count)
                 var index = 0
                 while let bytes = values[index].bv_val {
                     attributeValues.append(LDAPValue(bytes: Array(
