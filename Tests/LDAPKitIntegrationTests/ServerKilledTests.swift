@@ -25,8 +25,6 @@ struct ServerKilledTests {
         defer { server.cleanup() }
         let connection = try await TestDirectory.rootConnection(server)
         var received = 0
-        let clock = ContinuousClock()
-        let started = clock.now
         let error = await #expect(throws: LDAPError.self) {
             for try await _ in connection.search(filter: .equal("objectClass", "inetOrgPerson"), pageSize: 100) {
                 received += 1
@@ -34,8 +32,8 @@ struct ServerKilledTests {
             }
         }
         #expect(error?.isServerDown == true, "\(String(describing: error))")
+        // serverDown, not the operation timeout: the loss was noticed, not waited out.
         #expect(received >= 150 && received < 5_000)
-        #expect(clock.now - started < .seconds(20), "an error within the timeouts, not a hang")
 
         try await server.start()
         let all = try await connection.search(filter: .equal("objectClass", "inetOrgPerson"), attributes: ["1.1"], pageSize: 1000).collect()
@@ -51,8 +49,6 @@ struct ServerKilledTests {
         let base = try DistinguishedName(parsing: "ou=people,dc=example,dc=com")
         // Stopped, slapd leaves the requests unread: they are all in flight when it dies.
         server.pause()
-        let clock = ContinuousClock()
-        let started = clock.now
         let failures = await withTaskGroup(of: LDAPError?.self) { group in
             for index in 0..<50 {
                 group.addTask {
@@ -77,8 +73,8 @@ struct ServerKilledTests {
             return errors
         }
         #expect(failures.count == 50)
+        // serverDown, not the operation timeout: the loss was noticed, not waited out.
         #expect(failures.allSatisfy { $0?.isServerDown == true }, "\(failures.compactMap { $0?.code })")
-        #expect(clock.now - started < .seconds(20), "errors within the timeouts, not a hang")
 
         try await server.start()
         let stored = try await connection.search(base: base, filter: .prefix("uid", "w"), attributes: ["uid"]).collect()

@@ -51,10 +51,9 @@ struct SlapdFailureTests {
         let slapd = try Slapd(configuration: configuration)
         defer { slapd.cleanup() }
 
-        let clock = ContinuousClock()
-        let started = clock.now
         let error = await #expect(throws: SlapdError.self) { try await slapd.start() }
-        #expect(clock.now - started < .seconds(30), "the start timeout, not a hang")
+        // Timed out and killed, not waited for: a start that waited until the silent
+        // server exited by itself (after a minute) would report exitedDuringStartup.
         #expect(error?.kind == .startTimedOut)
         #expect(error?.description.contains("pretending to start") == true, "\(error?.description ?? "")")
         #expect(!slapd.isRunning)
