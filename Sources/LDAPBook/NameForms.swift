@@ -25,11 +25,11 @@ struct NameCache {
     private var known: [ByteKey: (folded: [UInt8], lowered: [UInt8])] = [:]
 
     /// The fold and the lower case of `name`, which is not all ASCII.
-    mutating func forms(of name: [UInt8]) -> (folded: [UInt8], lowered: [UInt8]) {
-        if let forms = name.withUnsafeBufferPointer({ scalars.forms(of: $0) }) { return forms }
-        let key = ByteKey(bytes: name)
+    mutating func forms(of name: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], lowered: [UInt8]) {
+        if let forms = scalars.forms(of: name) { return forms }
+        let key = ByteKey(bytes: Array(name))
         if let forms = known[key] { return forms }
-        let forms = Self.formsThroughUnicode(name)
+        let forms = Self.formsThroughUnicode(key.bytes)
         known[key] = forms
         return forms
     }

@@ -142,6 +142,34 @@ public struct NameScore: Sendable, Hashable, Comparable {
         return beyond ? 1 : 2
     }
 
+    /// ``asciiStrength(of:in:)`` for a name known to be all ASCII, which can stop at the
+    /// first byte of the fold that differs from the token (for most names, the first).
+    static func strength(of token: UnsafeBufferPointer<UInt8>, inASCII name: UnsafeBufferPointer<UInt8>) -> Int {
+        @inline(__always) func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte &- 0x09 < 5 }
+        var index = 0
+        while index < name.count && isSpace(name[index]) { index += 1 }
+        var matched = 0
+        var pendingSpace = false
+        while index < name.count {
+            let byte = name[index]
+            index += 1
+            if isSpace(byte) {
+                pendingSpace = true
+                continue
+            }
+            if pendingSpace {
+                if matched == token.count { return 1 }
+                if token[matched] != 0x20 { return 0 }
+                matched += 1
+                pendingSpace = false
+            }
+            if matched == token.count { return 1 }
+            if token[matched] != (byte &- 0x41 < 26 ? byte + 0x20 : byte) { return 0 }
+            matched += 1
+        }
+        return matched == token.count ? 2 : 0
+    }
+
     /// The fold of ASCII text, which decomposes to itself: lower case, runs of white
     /// space as one space, none at the ends. `nil` when `bytes` are not all ASCII.
     private static func asciiFold(_ bytes: some Collection<UInt8>) -> [UInt8]? {

@@ -135,33 +135,50 @@ extension Ranking {
         -> (fieldAndName: [Candidate], nameOnly: [Candidate])
     {
         var ranker = TierRanker(tokens: name.tokens.map { Array(NameScore.fold($0).utf8) }, count: entries.count)
-        var values = [[LDAPValue]](repeating: [], count: entries.count)
-        for (index, entry) in entries.enumerated() {
-            let fieldValues = field.map { $0.values(in: entry) } ?? []
-            values[index] = fieldValues
-            ranker.add(entry, at: index, withField: !fieldValues.isEmpty)
-        }
-        let (first, second) = ranker.sorted(dn: { entries[$0].dn })
-        let keys = ranker.keyBytes
-        // Candidates are made in the entries' order, each put at its place in the ranking:
-        // reading the entries in rank order would jump around memory.
-        func candidates(_ items: [TierRanker.Item], tier: Tier?) -> [Candidate] {
-            var places = [(entry: Int, place: Int)]()
-            places.reserveCapacity(items.count)
-            for (place, item) in items.enumerated() { places.append((Int(item.entry), place)) }
-            places.sort { $0.entry < $1.entry }
-            return [Candidate](unsafeUninitializedCapacity: items.count) { buffer, initialized in
-                for (entry, place) in places {
-                    let item = items[place]
-                    (buffer.baseAddress! + place).initialize(to: Candidate(
-                        person: Person(entry: entries[entry]), tier: tier, score: ranker.scores[entry], values: values[entry],
-                        nameKey: NameKey(bytes: keys[Int(item.keyStart)..<Int(item.keyEnd)])))
-                }
-                initialized = items.count
+        var values = [[LDAPValue]]()
+        if let field {
+            values.reserveCapacity(entries.count)
+            for (index, entry) in entries.enumerated() {
+                let fieldValues = field.values(in: entry)
+                values.append(fieldValues)
+                ranker.add(entry, at: index, withField: !fieldValues.isEmpty)
+            }
+        } else {
+            for (index, entry) in entries.enumerated() {
+                ranker.add(entry, at: index, withField: false)
             }
         }
-        guard field != nil else { return ([], candidates(second, tier: nil)) }
-        return (candidates(first, tier: .fieldAndName), candidates(second, tier: .nameOnly))
+        let (first, second) = ranker.sorted(dn: { entries[$0].dn })
+        // Where each entry goes: its place in its tier's order. Candidates are made in the
+        // entries' order, each put at its place: reading the entries in rank order would
+        // jump around memory.
+        var places = [UInt32](repeating: 0, count: entries.count)
+        for (place, item) in first.enumerated() { places[Int(item.entry)] = UInt32(place) }
+        for (place, item) in second.enumerated() { places[Int(item.entry)] = UInt32(place) }
+        let keys = ranker.keyBytes
+        let scores = ranker.scores
+        let firstTier: Tier? = field == nil ? nil : .fieldAndName
+        let secondTier: Tier? = field == nil ? nil : .nameOnly
+        var fieldAndName: [Candidate] = []
+        let nameOnly = [Candidate](unsafeUninitializedCapacity: second.count) { secondBuffer, secondCount in
+            fieldAndName = [Candidate](unsafeUninitializedCapacity: first.count) { firstBuffer, firstCount in
+                entries.withUnsafeBufferPointer { entries in
+                    for entry in entries.indices {
+                        let withField = ranker.hasField(entry)
+                        let place = Int(places[entry])
+                        let item = withField ? first[place] : second[place]
+                        let candidate = Candidate(
+                            person: Person(entry: entries[entry]), tier: withField ? firstTier : secondTier,
+                            score: scores[entry], values: values.isEmpty ? [] : values[entry],
+                            nameKey: NameKey(bytes: keys[Int(item.keyStart)..<Int(item.keyEnd)]))
+                        ((withField ? firstBuffer : secondBuffer).baseAddress! + place).initialize(to: candidate)
+                    }
+                }
+                firstCount = first.count
+            }
+            secondCount = second.count
+        }
+        return (fieldAndName, nameOnly)
     }
 }
 
@@ -191,8 +208,12 @@ struct TierRanker {
     private(set) var keyBytes: [UInt8] = []
     private var withField: [Item] = []
     private var withoutField: [Item] = []
-    private var surnameScratch: [Int] = []
-    private var givenScratch: [Int] = []
+    /// Whether each entry, by its position in the input, was added with the field.
+    private var fieldFlags: [Bool]
+    private var surnameStrengths: [Int]
+    private var givenStrengths: [Int]
+    /// The lower case of one value of a multi-valued name, while the smallest is sought.
+    private var loweredScratch: [UInt8] = []
     /// Each entry's score, by its position in the input.
     private(set) var scores: [NameScore]
     private let count: Int
@@ -201,50 +222,64 @@ struct TierRanker {
         self.tokens = tokens
         self.count = count
         scores = Array(repeating: NameScore(givenStrengths: tokens.map { _ in 0 }, surnameStrengths: tokens.map { _ in 0 }), count: count)
+        fieldFlags = Array(repeating: false, count: count)
+        surnameStrengths = Array(repeating: 0, count: tokens.count)
+        givenStrengths = Array(repeating: 0, count: tokens.count)
         keyBytes.reserveCapacity(count * 24)
     }
 
+    /// Whether the `index`th entry was added with the field.
+    func hasField(_ index: Int) -> Bool { fieldFlags[index] }
+
     /// Scores `entry`, the `index`th, and writes its key.
     mutating func add(_ entry: LDAPEntry, at index: Int, withField: Bool) {
-        var givenNames: [LDAPValue] = []
-        var surnames: [LDAPValue] = []
+        // The first non-empty `givenName` and `sn`, found in one look at each attribute's
+        // name: its length first, which most names fail on.
+        var givenAt = -1, surnameAt = -1
         entry.attributes.withUnsafeBufferPointer { attributes in
-            for index in attributes.indices {
-                if attributes[index].isNamed("givenName") {
-                    if givenNames.isEmpty { givenNames = attributes[index].values }
-                } else if attributes[index].isNamed("sn") {
-                    if surnames.isEmpty { surnames = attributes[index].values }
+            for position in attributes.indices {
+                switch attributes[position].name.utf8.count {
+                case 2 where surnameAt < 0:
+                    if attributes[position].isNamed("sn") && !attributes[position].values.isEmpty { surnameAt = position }
+                case 9 where givenAt < 0:
+                    if attributes[position].isNamed("givenName") && !attributes[position].values.isEmpty { givenAt = position }
+                default: break
                 }
             }
-        }
-        let start = keyBytes.count
-        // The strengths' buffers are kept from one entry to the next.
-        var surnameStrengths = surnameScratch, givenStrengths = givenScratch
-        (surnameScratch, givenScratch) = ([], [])
-        appendKey(surnames, strengths: &surnameStrengths)
-        appendKey(givenNames, strengths: &givenStrengths)
-        let score = NameScore(givenStrengths: givenStrengths, surnameStrengths: surnameStrengths)
-        (surnameScratch, givenScratch) = (surnameStrengths, givenStrengths)
-        func bytes(_ range: Range<Int>) -> UInt64 {
-            range.reduce(0) { word, offset in word << 8 | UInt64(offset < keyBytes.count ? keyBytes[offset] : 0) }
-        }
-        let order = UInt64(score.match.rank * 4 + (3 - min(score.exactMatches, 3)))
-        scores[index] = score
-        let item = Item(head: order << 56 | bytes(start..<start + 7), tail: bytes(start + 7..<start + 15),
-                        keyStart: UInt32(start), keyEnd: UInt32(keyBytes.count), entry: UInt32(index))
-        if withField {
-            if self.withField.isEmpty { self.withField.reserveCapacity(count) }
-            self.withField.append(item)
-        } else {
-            if withoutField.isEmpty { withoutField.reserveCapacity(count) }
-            withoutField.append(item)
+            let start = keyBytes.count
+            Self.appendKey(surnameAt < 0 ? nil : attributes[surnameAt].values, tokens: tokens, cache: &names,
+                           strengths: &surnameStrengths, keys: &keyBytes, scratch: &loweredScratch)
+            Self.appendKey(givenAt < 0 ? nil : attributes[givenAt].values, tokens: tokens, cache: &names,
+                           strengths: &givenStrengths, keys: &keyBytes, scratch: &loweredScratch)
+            let score = NameScore(givenStrengths: givenStrengths, surnameStrengths: surnameStrengths)
+            scores[index] = score
+            let order = UInt64(score.match.rank * 4 + (3 - min(score.exactMatches, 3)))
+            let (head, tail) = keyBytes.withUnsafeBufferPointer { keys in
+                var head = order, tail: UInt64 = 0
+                for offset in start..<start + 7 { head = head << 8 | UInt64(offset < keys.count ? keys[offset] : 0) }
+                for offset in start + 7..<start + 15 { tail = tail << 8 | UInt64(offset < keys.count ? keys[offset] : 0) }
+                return (head, tail)
+            }
+            let item = Item(head: head, tail: tail, keyStart: UInt32(start), keyEnd: UInt32(keyBytes.count), entry: UInt32(index))
+            if withField {
+                fieldFlags[index] = true
+                if self.withField.isEmpty { self.withField.reserveCapacity(count) }
+                self.withField.append(item)
+            } else {
+                if withoutField.isEmpty { withoutField.reserveCapacity(count) }
+                withoutField.append(item)
+            }
         }
     }
 
     /// The entries with the field and those without, each in rank order; `dn` gives an
     /// entry's DN for the last tie-break.
+    ///
+    /// Items are sorted on their integers (and the entry's position, which keeps equal
+    /// items in input order as a stable sort would); only runs with equal integers, whose
+    /// keys' first fifteen bytes are alike, are then put in order by whole keys and DNs.
     func sorted(dn: (Int) -> DistinguishedName) -> ([Item], [Item]) {
-        var dnBytes = [[UInt8]?](repeating: nil, count: count)
+        var dnBytes: [Int: [UInt8]] = [:]
         func text(_ entry: Int) -> [UInt8] {
             if let known = dnBytes[entry] { return known }
             let bytes = Array(dn(entry).string.utf8)
@@ -253,56 +288,97 @@ struct TierRanker {
         }
         return keyBytes.withUnsafeBufferPointer { keys in
             func before(_ lhs: Item, _ rhs: Item) -> Bool {
-                if lhs.head != rhs.head { return lhs.head < rhs.head }
-                if lhs.tail != rhs.tail { return lhs.tail < rhs.tail }
                 let order = compareBytes(UnsafeBufferPointer(rebasing: keys[Int(lhs.keyStart)..<Int(lhs.keyEnd)]),
                                          UnsafeBufferPointer(rebasing: keys[Int(rhs.keyStart)..<Int(rhs.keyEnd)]))
                 if order != 0 { return order < 0 }
-                return compareBytes(text(Int(lhs.entry)), text(Int(rhs.entry))) < 0
+                let dnOrder = compareBytes(text(Int(lhs.entry)), text(Int(rhs.entry)))
+                if dnOrder != 0 { return dnOrder < 0 }
+                return lhs.entry < rhs.entry
             }
-            return (withField.sorted(by: before), withoutField.sorted(by: before))
+            func sort(_ items: [Item]) -> [Item] {
+                var items = items
+                items.withUnsafeMutableBufferPointer { items in
+                    items.sort { lhs, rhs in
+                        if lhs.head != rhs.head { return lhs.head < rhs.head }
+                        if lhs.tail != rhs.tail { return lhs.tail < rhs.tail }
+                        return lhs.entry < rhs.entry
+                    }
+                    var runStart = 0
+                    while runStart < items.count {
+                        var runEnd = runStart + 1
+                        while runEnd < items.count && items[runEnd].head == items[runStart].head
+                            && items[runEnd].tail == items[runStart].tail { runEnd += 1 }
+                        if runEnd - runStart > 1 {
+                            var run = UnsafeMutableBufferPointer(rebasing: items[runStart..<runEnd])
+                            run.sort(by: before)
+                        }
+                        runStart = runEnd
+                    }
+                }
+                return items
+            }
+            return (sort(withField), sort(withoutField))
         }
     }
 
-    /// Appends the smallest of `names`, lower-cased, and a zero byte to the keys, and
+    /// Appends the smallest of `names`, lower-cased, and a zero byte to `keys`, and
     /// sets `strengths` to how each token matches the best of them: 0 none, 1 prefix,
     /// 2 exact. Each name is read once for both.
-    private mutating func appendKey(_ names: [LDAPValue], strengths: inout [Int]) {
-        strengths.removeAll(keepingCapacity: true)
-        strengths.append(contentsOf: repeatElement(0, count: tokens.count))
-        if names.count == 1 {
-            Self.read(names[0].bytes, tokens: tokens, cache: &self.names, strengths: &strengths, lowered: &keyBytes)
-        } else if !names.isEmpty {
-            var smallest: [UInt8]?
-            for name in names {
-                var lowered: [UInt8] = []
-                Self.read(name.bytes, tokens: tokens, cache: &self.names, strengths: &strengths, lowered: &lowered)
-                if smallest.map({ compareBytes(lowered, $0) < 0 }) ?? true { smallest = lowered }
+    private static func appendKey(_ names: [LDAPValue]?, tokens: [[UInt8]], cache: inout NameCache,
+                                  strengths: inout [Int], keys: inout [UInt8], scratch: inout [UInt8]) {
+        for index in strengths.indices { strengths[index] = 0 }
+        if let names {
+            names.withUnsafeBufferPointer { names in
+                if names.count == 1 {
+                    names[0].bytes.withUnsafeBufferPointer { name in
+                        read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &keys)
+                    }
+                } else {
+                    var smallest: [UInt8]?
+                    for name in names {
+                        scratch.removeAll(keepingCapacity: true)
+                        name.bytes.withUnsafeBufferPointer { name in
+                            read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &scratch)
+                        }
+                        if smallest.map({ compareBytes(scratch, $0) < 0 }) ?? true { smallest = scratch }
+                    }
+                    keys += smallest ?? []
+                }
             }
-            keyBytes += smallest ?? []
         }
-        keyBytes.append(0)
+        keys.append(0)
     }
 
     /// Raises `strengths` to how each of `tokens` matches `name`, and appends the name
     /// lower-cased to `lowered`.
-    private static func read(_ name: [UInt8], tokens: [[UInt8]], cache: inout NameCache,
+    private static func read(_ name: UnsafeBufferPointer<UInt8>, tokens: [[UInt8]], cache: inout NameCache,
                              strengths: inout [Int], lowered: inout [UInt8]) {
-        let isASCII = name.allSatisfy { $0 < 0x80 }
-        if isASCII {
-            for byte in name { lowered.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) }
+        // The bytes are copied, then lowered in place, noting any beyond ASCII.
+        let start = lowered.count
+        lowered.append(contentsOf: name)
+        let isASCII = lowered.withUnsafeMutableBufferPointer { lowered in
+            var all: UInt8 = 0
+            for index in start..<lowered.count {
+                let byte = lowered[index]
+                all |= byte
+                lowered[index] = byte &- 0x41 < 26 ? byte + 0x20 : byte
+            }
+            return all < 0x80
         }
-        let forms = isASCII ? nil : cache.forms(of: name)
-        if let forms { lowered += forms.lowered }
-        for (index, token) in tokens.enumerated() where strengths[index] < 2 {
-            let strength: Int
-            if let forms {
-                strength = forms.folded == token ? 2 : forms.folded.starts(with: token) ? 1 : 0
-            } else {
-                strength = token.withUnsafeBufferPointer { token in
-                    name.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) ?? 0 }
+        if isASCII {
+            tokens.withUnsafeBufferPointer { tokens in
+                for index in tokens.indices where strengths[index] < 2 {
+                    let strength = tokens[index].withUnsafeBufferPointer { NameScore.strength(of: $0, inASCII: name) }
+                    if strength > strengths[index] { strengths[index] = strength }
                 }
             }
+            return
+        }
+        lowered.removeSubrange(start...)
+        let forms = cache.forms(of: name)
+        lowered += forms.lowered
+        for (index, token) in tokens.enumerated() where strengths[index] < 2 {
+            let strength = forms.folded == token ? 2 : forms.folded.starts(with: token) ? 1 : 0
             strengths[index] = max(strengths[index], strength)
         }
     }

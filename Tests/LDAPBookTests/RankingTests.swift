@@ -106,6 +106,10 @@ struct RankingTests {
                 name.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) }
             }
             #expect(strength == expected, "\(String(decoding: token, as: UTF8.self).debugDescription) in \(String(decoding: name, as: UTF8.self).debugDescription)")
+            let early = token.withUnsafeBufferPointer { token in
+                name.withUnsafeBufferPointer { NameScore.strength(of: token, inASCII: $0) }
+            }
+            #expect(early == expected, "stopping early: \(String(decoding: token, as: UTF8.self).debugDescription) in \(String(decoding: name, as: UTF8.self).debugDescription)")
         }
         let token: [UInt8] = Array("zo".utf8)
         let name: [UInt8] = Array("Zoë".utf8)
