@@ -27,11 +27,25 @@ struct NameCache {
     /// The fold and the lower case of `name`, which is not all ASCII.
     mutating func forms(of name: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], lowered: [UInt8]) {
         if let forms = scalars.forms(of: name) { return forms }
+        return formsOfOthers(name)
+    }
+
+    /// The forms of a name ``ScalarForms`` does not cover, asked of Unicode once per name.
+    private mutating func formsOfOthers(_ name: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], lowered: [UInt8]) {
         let key = ByteKey(bytes: Array(name))
         if let forms = known[key] { return forms }
         let forms = Self.formsThroughUnicode(key.bytes)
         known[key] = forms
         return forms
+    }
+
+    /// Appends the fold and the lower case of `name`, which is not all ASCII, to `folded`
+    /// and `lowered`: ``forms(of:)`` without making arrays for names ``ScalarForms`` covers.
+    mutating func append(_ name: UnsafeBufferPointer<UInt8>, folded: inout [UInt8], lowered: inout [UInt8]) {
+        if scalars.append(name, folded: &folded, lowered: &lowered) { return }
+        let forms = formsOfOthers(name)
+        folded += forms.folded
+        lowered += forms.lowered
     }
 
     /// The forms as Unicode defines them, for any name.
@@ -70,6 +84,19 @@ struct ScalarForms {
         var lowered: [UInt8] = []
         folded.reserveCapacity(name.count + 4)
         lowered.reserveCapacity(name.count + 4)
+        return append(name, folded: &folded, lowered: &lowered) ? (folded, lowered) : nil
+    }
+
+    /// Appends the fold and lower case of `name` to `folded` and `lowered`, as
+    /// ``forms(of:)`` makes them, and returns `true`; returns `false`, with both left as
+    /// they were, when that would be `nil`.
+    mutating func append(_ name: UnsafeBufferPointer<UInt8>, folded: inout [UInt8], lowered: inout [UInt8]) -> Bool {
+        let foldedStart = folded.count, loweredStart = lowered.count
+        func fail() -> Bool {
+            folded.removeSubrange(foldedStart...)
+            lowered.removeSubrange(loweredStart...)
+            return false
+        }
         var pendingSpace = false
         var index = 0
         while index < name.count {
@@ -77,7 +104,7 @@ struct ScalarForms {
             if byte < 0x80 {
                 lowered.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
                 if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                    pendingSpace = !folded.isEmpty
+                    pendingSpace = folded.count > foldedStart
                 } else {
                     if pendingSpace {
                         folded.append(0x20)
@@ -90,10 +117,10 @@ struct ScalarForms {
             }
             // A two-byte sequence: 110xxxxx 10xxxxxx, at least U+0080.
             guard byte & 0xE0 == 0xC0, byte >= 0xC2, index + 1 < name.count, name[index + 1] & 0xC0 == 0x80 else {
-                return nil
+                return fail()
             }
             let scalar = UInt32(byte & 0x1F) << 6 | UInt32(name[index + 1] & 0x3F)
-            guard case .alone(let scalarFolded, let scalarLowered) = slot(scalar) else { return nil }
+            guard case .alone(let scalarFolded, let scalarLowered) = slot(scalar) else { return fail() }
             if pendingSpace {
                 folded.append(0x20)
                 pendingSpace = false
@@ -102,7 +129,7 @@ struct ScalarForms {
             lowered += scalarLowered
             index += 2
         }
-        return (folded, lowered)
+        return true
     }
 
     /// The forms of one scalar of ``range``, asked of Unicode the first time.

@@ -202,6 +202,33 @@ struct RankingTests {
             let put = bytes.withUnsafeBufferPointer { forms.forms(of: $0) }
             #expect(put?.folded == expected.folded && put?.lowered == expected.lowered, "\(String(text).debugDescription)")
         }
+        // Appending to buffers that already hold bytes gives the same forms after them, and
+        // leaves them as they were for names left to Unicode.
+        var cache = NameCache()
+        let others: [Unicode.Scalar] = ["\u{03A3}", "\u{00A0}", "\u{0301}", "山", "€", "\u{1F600}", "ﬁ"]
+        for _ in 0..<5_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0: text.append(others.randomElement(using: &random)!)
+                case 1, 2: text.append(ascii.randomElement(using: &random)!)
+                default: text.append(usable.randomElement(using: &random)!)
+                }
+            }
+            var bytes = Array(String(text).utf8)
+            if Int.random(in: 0..<20, using: &random) == 0 { bytes.insert(0xC3, at: Int.random(in: 0...bytes.count, using: &random)) }
+            let expected = NameCache.formsThroughUnicode(bytes)
+            let before: [UInt8] = Array("x y".utf8)
+            var folded = before, lowered = before
+            bytes.withUnsafeBufferPointer { cache.append($0, folded: &folded, lowered: &lowered) }
+            #expect(folded == before + expected.folded && lowered == before + expected.lowered, "\(bytes)")
+            var scalarFolded = before, scalarLowered = before
+            if bytes.withUnsafeBufferPointer({ forms.append($0, folded: &scalarFolded, lowered: &scalarLowered) }) {
+                #expect(scalarFolded == before + expected.folded && scalarLowered == before + expected.lowered, "\(bytes)")
+            } else {
+                #expect(scalarFolded == before && scalarLowered == before, "\(bytes)")
+            }
+        }
         let invalid: [[UInt8]] = [[0xC3], [0xC3, 0x41], [0xC0, 0x80], [0xE2, 0x82, 0xAC], [0x80]]
         for bytes in invalid {
             #expect(bytes.withUnsafeBufferPointer({ forms.forms(of: $0) }) == nil)
