@@ -52,6 +52,12 @@ public struct NameScore: Sendable, Hashable, Comparable {
         self.init(givenStrengths: folded.map { strength($0, given) }, surnameStrengths: folded.map { strength($0, sn) })
     }
 
+    /// A score made of its parts.
+    init(match: NameMatch, exactMatches: Int) {
+        self.match = match
+        self.exactMatches = exactMatches
+    }
+
     /// Scores from how each token matches the best first name and last name: 0 for no
     /// match, 1 for a prefix, 2 for an exact match; one element per token in each array.
     init(givenStrengths: [Int], surnameStrengths: [Int]) {

@@ -141,44 +141,28 @@ extension Ranking {
             for (index, entry) in entries.enumerated() {
                 let fieldValues = field.values(in: entry)
                 values.append(fieldValues)
-                ranker.add(entry, at: index, withField: !fieldValues.isEmpty)
+                ranker.add(entry.attributes, at: index, withField: !fieldValues.isEmpty)
             }
         } else {
-            for (index, entry) in entries.enumerated() {
-                ranker.add(entry, at: index, withField: false)
+            // Only the attributes are read: the DN is not touched until a tie needs it.
+            entries.withUnsafeBufferPointer { entries in
+                for index in entries.indices {
+                    ranker.add(entries[index].attributes, at: index, withField: false)
+                }
             }
         }
         let (first, second) = ranker.sorted(dn: { entries[$0].dn })
-        // Where each entry goes: its place in its tier's order. Candidates are made in the
-        // entries' order, each put at its place: reading the entries in rank order would
-        // jump around memory.
-        var places = [UInt32](repeating: 0, count: entries.count)
-        for (place, item) in first.enumerated() { places[Int(item.entry)] = UInt32(place) }
-        for (place, item) in second.enumerated() { places[Int(item.entry)] = UInt32(place) }
-        let keys = ranker.keyBytes
-        let scores = ranker.scores
-        let firstTier: Tier? = field == nil ? nil : .fieldAndName
-        let secondTier: Tier? = field == nil ? nil : .nameOnly
-        var fieldAndName: [Candidate] = []
-        let nameOnly = [Candidate](unsafeUninitializedCapacity: second.count) { secondBuffer, secondCount in
-            fieldAndName = [Candidate](unsafeUninitializedCapacity: first.count) { firstBuffer, firstCount in
-                entries.withUnsafeBufferPointer { entries in
-                    for entry in entries.indices {
-                        let withField = ranker.hasField(entry)
-                        let place = Int(places[entry])
-                        let item = withField ? first[place] : second[place]
-                        let candidate = Candidate(
-                            person: Person(entry: entries[entry]), tier: withField ? firstTier : secondTier,
-                            score: scores[entry], values: values.isEmpty ? [] : values[entry],
-                            nameKey: NameKey(bytes: keys[Int(item.keyStart)..<Int(item.keyEnd)]))
-                        ((withField ? firstBuffer : secondBuffer).baseAddress! + place).initialize(to: candidate)
-                    }
-                }
-                firstCount = first.count
+        // Candidates are made in rank order without reading an entry: they refer to them.
+        let source = CandidateSource(entries: entries, values: values, keys: ranker.keyBytes)
+        func candidates(_ items: [TierRanker.Item], tier: Tier?) -> [Candidate] {
+            items.map { item in
+                Candidate(source: source, position: item.entry, tier: tier,
+                          score: NameScore(match: item.match, exactMatches: Int(item.exactMatches)),
+                          key: item.keyStart..<item.keyEnd)
             }
-            secondCount = second.count
         }
-        return (fieldAndName, nameOnly)
+        guard field != nil else { return ([], candidates(second, tier: nil)) }
+        return (candidates(first, tier: .fieldAndName), candidates(second, tier: .nameOnly))
     }
 }
 
@@ -200,6 +184,9 @@ struct TierRanker {
         var keyEnd: UInt32
         /// The entry's position in the input.
         var entry: UInt32
+        /// The score's parts.
+        var match: NameMatch
+        var exactMatches: UInt8
     }
 
     private let tokens: [[UInt8]]
@@ -208,35 +195,28 @@ struct TierRanker {
     private(set) var keyBytes: [UInt8] = []
     private var withField: [Item] = []
     private var withoutField: [Item] = []
-    /// Whether each entry, by its position in the input, was added with the field.
-    private var fieldFlags: [Bool]
     private var surnameStrengths: [Int]
     private var givenStrengths: [Int]
     /// The lower case of one value of a multi-valued name, while the smallest is sought.
     private var loweredScratch: [UInt8] = []
-    /// Each entry's score, by its position in the input.
-    private(set) var scores: [NameScore]
+    /// The fold of one name beyond ASCII, while it is matched against the tokens.
+    private var foldedScratch: [UInt8] = []
     private let count: Int
 
     init(tokens: [[UInt8]], count: Int) {
         self.tokens = tokens
         self.count = count
-        scores = Array(repeating: NameScore(givenStrengths: tokens.map { _ in 0 }, surnameStrengths: tokens.map { _ in 0 }), count: count)
-        fieldFlags = Array(repeating: false, count: count)
         surnameStrengths = Array(repeating: 0, count: tokens.count)
         givenStrengths = Array(repeating: 0, count: tokens.count)
         keyBytes.reserveCapacity(count * 24)
     }
 
-    /// Whether the `index`th entry was added with the field.
-    func hasField(_ index: Int) -> Bool { fieldFlags[index] }
-
-    /// Scores `entry`, the `index`th, and writes its key.
-    mutating func add(_ entry: LDAPEntry, at index: Int, withField: Bool) {
+    /// Scores the entry of `attributes`, the `index`th, and writes its key.
+    mutating func add(_ attributes: [LDAPAttribute], at index: Int, withField: Bool) {
         // The first non-empty `givenName` and `sn`, found in one look at each attribute's
         // name: its length first, which most names fail on.
         var givenAt = -1, surnameAt = -1
-        entry.attributes.withUnsafeBufferPointer { attributes in
+        attributes.withUnsafeBufferPointer { attributes in
             for position in attributes.indices {
                 switch attributes[position].name.utf8.count {
                 case 2 where surnameAt < 0:
@@ -248,11 +228,10 @@ struct TierRanker {
             }
             let start = keyBytes.count
             Self.appendKey(surnameAt < 0 ? nil : attributes[surnameAt].values, tokens: tokens, cache: &names,
-                           strengths: &surnameStrengths, keys: &keyBytes, scratch: &loweredScratch)
+                           strengths: &surnameStrengths, keys: &keyBytes, scratch: &loweredScratch, folded: &foldedScratch)
             Self.appendKey(givenAt < 0 ? nil : attributes[givenAt].values, tokens: tokens, cache: &names,
-                           strengths: &givenStrengths, keys: &keyBytes, scratch: &loweredScratch)
+                           strengths: &givenStrengths, keys: &keyBytes, scratch: &loweredScratch, folded: &foldedScratch)
             let score = NameScore(givenStrengths: givenStrengths, surnameStrengths: surnameStrengths)
-            scores[index] = score
             let order = UInt64(score.match.rank * 4 + (3 - min(score.exactMatches, 3)))
             let (head, tail) = keyBytes.withUnsafeBufferPointer { keys in
                 var head = order, tail: UInt64 = 0
@@ -260,9 +239,9 @@ struct TierRanker {
                 for offset in start + 7..<start + 15 { tail = tail << 8 | UInt64(offset < keys.count ? keys[offset] : 0) }
                 return (head, tail)
             }
-            let item = Item(head: head, tail: tail, keyStart: UInt32(start), keyEnd: UInt32(keyBytes.count), entry: UInt32(index))
+            let item = Item(head: head, tail: tail, keyStart: UInt32(start), keyEnd: UInt32(keyBytes.count), entry: UInt32(index),
+                            match: score.match, exactMatches: UInt8(score.exactMatches))
             if withField {
-                fieldFlags[index] = true
                 if self.withField.isEmpty { self.withField.reserveCapacity(count) }
                 self.withField.append(item)
             } else {
@@ -274,71 +253,134 @@ struct TierRanker {
 
     /// The entries with the field and those without, each in rank order; `dn` gives an
     /// entry's DN for the last tie-break.
-    ///
-    /// Items are sorted on their integers (and the entry's position, which keeps equal
-    /// items in input order as a stable sort would); only runs with equal integers, whose
-    /// keys' first fifteen bytes are alike, are then put in order by whole keys and DNs.
     func sorted(dn: (Int) -> DistinguishedName) -> ([Item], [Item]) {
-        var dnBytes: [Int: [UInt8]] = [:]
-        func text(_ entry: Int) -> [UInt8] {
-            if let known = dnBytes[entry] { return known }
-            let bytes = Array(dn(entry).string.utf8)
-            dnBytes[entry] = bytes
-            return bytes
+        keyBytes.withUnsafeBufferPointer { keys in
+            (Self.sort(withField, keys: keys, dn: dn), Self.sort(withoutField, keys: keys, dn: dn))
         }
-        return keyBytes.withUnsafeBufferPointer { keys in
-            func before(_ lhs: Item, _ rhs: Item) -> Bool {
-                let order = compareBytes(UnsafeBufferPointer(rebasing: keys[Int(lhs.keyStart)..<Int(lhs.keyEnd)]),
-                                         UnsafeBufferPointer(rebasing: keys[Int(rhs.keyStart)..<Int(rhs.keyEnd)]))
-                if order != 0 { return order < 0 }
-                let dnOrder = compareBytes(text(Int(lhs.entry)), text(Int(rhs.entry)))
-                if dnOrder != 0 { return dnOrder < 0 }
-                return lhs.entry < rhs.entry
+    }
+
+    /// `items`, which are in input order, in rank order.
+    ///
+    /// They are sorted on their integers by a stable radix sort, which leaves items with
+    /// equal integers in input order; only runs of those, whose keys' first fifteen bytes
+    /// are alike, are then put in order by whole keys, and runs of equal keys by DNs.
+    static func sort(_ items: [Item], keys: UnsafeBufferPointer<UInt8>, dn: (Int) -> DistinguishedName) -> [Item] {
+        var items = radixSorted(items)
+        items.withUnsafeMutableBufferPointer { items in
+            var runStart = 0
+            while runStart < items.count {
+                var runEnd = runStart + 1
+                while runEnd < items.count && items[runEnd].head == items[runStart].head
+                    && items[runEnd].tail == items[runStart].tail { runEnd += 1 }
+                if runEnd - runStart > 1 {
+                    settle(UnsafeMutableBufferPointer(rebasing: items[runStart..<runEnd]), keys: keys, dn: dn)
+                }
+                runStart = runEnd
             }
-            func sort(_ items: [Item]) -> [Item] {
-                var items = items
-                items.withUnsafeMutableBufferPointer { items in
-                    items.sort { lhs, rhs in
-                        if lhs.head != rhs.head { return lhs.head < rhs.head }
-                        if lhs.tail != rhs.tail { return lhs.tail < rhs.tail }
-                        return lhs.entry < rhs.entry
-                    }
-                    var runStart = 0
-                    while runStart < items.count {
-                        var runEnd = runStart + 1
-                        while runEnd < items.count && items[runEnd].head == items[runStart].head
-                            && items[runEnd].tail == items[runStart].tail { runEnd += 1 }
-                        if runEnd - runStart > 1 {
-                            var run = UnsafeMutableBufferPointer(rebasing: items[runStart..<runEnd])
-                            run.sort(by: before)
+        }
+        return items
+    }
+
+    /// Orders a run of items with equal integers, in input order: by whole key, then DN,
+    /// then position in the input.
+    private static func settle(_ run: UnsafeMutableBufferPointer<Item>, keys: UnsafeBufferPointer<UInt8>,
+                               dn: (Int) -> DistinguishedName) {
+        func key(_ item: Item) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: keys[Int(item.keyStart)..<Int(item.keyEnd)])
+        }
+        var run = run
+        run.sort { lhs, rhs in
+            let order = compareBytes(key(lhs), key(rhs))
+            return order != 0 ? order < 0 : lhs.entry < rhs.entry
+        }
+        var start = 0
+        while start < run.count {
+            var end = start + 1
+            while end < run.count && compareBytes(key(run[end]), key(run[start])) == 0 { end += 1 }
+            if end - start > 1 {
+                let alike = Array(run[start..<end])
+                let names = alike.map { dn(Int($0.entry)).utf8 }
+                let order = alike.indices.sorted { lhs, rhs in
+                    let order = compareBytes(names[lhs], names[rhs])
+                    return order != 0 ? order < 0 : alike[lhs].entry < alike[rhs].entry
+                }
+                for (offset, index) in order.enumerated() { run[start + offset] = alike[index] }
+            }
+            start = end
+        }
+    }
+
+    /// `items` sorted on `head` then `tail`, stably: a least-significant-digit radix sort
+    /// on sixteen bits at a time, which skips the digits all items share.
+    static func radixSorted(_ items: [Item]) -> [Item] {
+        let count = items.count
+        guard count > 1 else { return items }
+        let digits = 8
+        var counts = [Int](repeating: 0, count: digits << 16)
+        func digit(_ item: Item, _ number: Int) -> Int {
+            Int(truncatingIfNeeded: (number < 4 ? item.tail >> (16 * number) : item.head >> (16 * (number - 4))) & 0xFFFF)
+        }
+        items.withUnsafeBufferPointer { items in
+            counts.withUnsafeMutableBufferPointer { counts in
+                for item in items {
+                    counts[Int(truncatingIfNeeded: item.tail & 0xFFFF)] += 1
+                    counts[1 << 16 | Int(truncatingIfNeeded: (item.tail >> 16) & 0xFFFF)] += 1
+                    counts[2 << 16 | Int(truncatingIfNeeded: (item.tail >> 32) & 0xFFFF)] += 1
+                    counts[3 << 16 | Int(truncatingIfNeeded: item.tail >> 48)] += 1
+                    counts[4 << 16 | Int(truncatingIfNeeded: item.head & 0xFFFF)] += 1
+                    counts[5 << 16 | Int(truncatingIfNeeded: (item.head >> 16) & 0xFFFF)] += 1
+                    counts[6 << 16 | Int(truncatingIfNeeded: (item.head >> 32) & 0xFFFF)] += 1
+                    counts[7 << 16 | Int(truncatingIfNeeded: item.head >> 48)] += 1
+                }
+            }
+        }
+        var source = items
+        var target = items
+        counts.withUnsafeMutableBufferPointer { counts in
+            for number in 0..<digits {
+                let base = number << 16
+                // A digit every item shares leaves the order as it is.
+                if counts[base + digit(source[0], number)] == count { continue }
+                var sum = 0
+                for bucket in base..<base + (1 << 16) {
+                    let inBucket = counts[bucket]
+                    counts[bucket] = sum
+                    sum += inBucket
+                }
+                source.withUnsafeBufferPointer { source in
+                    target.withUnsafeMutableBufferPointer { target in
+                        for item in source {
+                            let bucket = base + digit(item, number)
+                            target[counts[bucket]] = item
+                            counts[bucket] += 1
                         }
-                        runStart = runEnd
                     }
                 }
-                return items
+                swap(&source, &target)
             }
-            return (sort(withField), sort(withoutField))
         }
+        return source
     }
 
     /// Appends the smallest of `names`, lower-cased, and a zero byte to `keys`, and
     /// sets `strengths` to how each token matches the best of them: 0 none, 1 prefix,
-    /// 2 exact. Each name is read once for both.
+    /// 2 exact. Each name is read once for both; `scratch` and `folded` are scratch space.
     private static func appendKey(_ names: [LDAPValue]?, tokens: [[UInt8]], cache: inout NameCache,
-                                  strengths: inout [Int], keys: inout [UInt8], scratch: inout [UInt8]) {
+                                  strengths: inout [Int], keys: inout [UInt8], scratch: inout [UInt8],
+                                  folded: inout [UInt8]) {
         for index in strengths.indices { strengths[index] = 0 }
         if let names {
             names.withUnsafeBufferPointer { names in
                 if names.count == 1 {
                     names[0].bytes.withUnsafeBufferPointer { name in
-                        read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &keys)
+                        read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &keys, folded: &folded)
                     }
                 } else {
                     var smallest: [UInt8]?
                     for name in names {
                         scratch.removeAll(keepingCapacity: true)
                         name.bytes.withUnsafeBufferPointer { name in
-                            read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &scratch)
+                            read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &scratch, folded: &folded)
                         }
                         if smallest.map({ compareBytes(scratch, $0) < 0 }) ?? true { smallest = scratch }
                     }
@@ -351,8 +393,9 @@ struct TierRanker {
 
     /// Raises `strengths` to how each of `tokens` matches `name`, and appends the name
     /// lower-cased to `lowered`.
+    /// `folded` is scratch space for the fold of a name beyond ASCII.
     private static func read(_ name: UnsafeBufferPointer<UInt8>, tokens: [[UInt8]], cache: inout NameCache,
-                             strengths: inout [Int], lowered: inout [UInt8]) {
+                             strengths: inout [Int], lowered: inout [UInt8], folded: inout [UInt8]) {
         // The bytes are copied, then lowered in place, noting any beyond ASCII.
         let start = lowered.count
         lowered.append(contentsOf: name)
@@ -375,10 +418,10 @@ struct TierRanker {
             return
         }
         lowered.removeSubrange(start...)
-        let forms = cache.forms(of: name)
-        lowered += forms.lowered
+        folded.removeAll(keepingCapacity: true)
+        cache.append(name, folded: &folded, lowered: &lowered)
         for (index, token) in tokens.enumerated() where strengths[index] < 2 {
-            let strength = forms.folded == token ? 2 : forms.folded.starts(with: token) ? 1 : 0
+            let strength = folded == token ? 2 : folded.starts(with: token) ? 1 : 0
             strengths[index] = max(strengths[index], strength)
         }
     }
