@@ -34,7 +34,7 @@ public struct Candidate: Sendable, Identifiable {
     public init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue]) {
         // The key is written as ranking many entries writes it.
         var ranker = TierRanker(tokens: [], count: 1)
-        ranker.add(person.entry.attributes, at: 0, withField: false)
+        withUnsafePointer(to: person.entry) { ranker.add($0, at: 0, withField: false) }
         self.init(source: CandidateSource(entries: [person.entry], values: [values], keys: ranker.keyBytes),
                   position: 0, tier: tier, score: score, key: 0..<UInt32(ranker.keyBytes.count))
     }

@@ -137,19 +137,11 @@ extension Ranking {
         var ranker = TierRanker(tokens: name.tokens.map { Array(NameScore.fold($0).utf8) }, count: entries.count)
         var values = [[LDAPValue]]()
         if let field {
-            values.reserveCapacity(entries.count)
-            for (index, entry) in entries.enumerated() {
-                let fieldValues = field.values(in: entry)
-                values.append(fieldValues)
-                ranker.add(entry.attributes, at: index, withField: !fieldValues.isEmpty)
-            }
-        } else {
-            // Only the attributes are read: the DN is not touched until a tie needs it.
-            entries.withUnsafeBufferPointer { entries in
-                for index in entries.indices {
-                    ranker.add(entries[index].attributes, at: index, withField: false)
-                }
-            }
+            values = entries.map { field.values(in: $0) }
+        }
+        // Only the attributes are read: the DN is not touched until a tie needs it.
+        entries.withUnsafeBufferPointer { entries in
+            ranker.add(entries) { values.isEmpty ? false : !values[$0].isEmpty }
         }
         let (first, second) = ranker.sorted(dn: { entries[$0].dn })
         // Candidates are made in rank order without reading an entry: they refer to them.
@@ -201,6 +193,8 @@ struct TierRanker {
     private var loweredScratch: [UInt8] = []
     /// The fold of one name beyond ASCII, while it is matched against the tokens.
     private var foldedScratch: [UInt8] = []
+    /// A sum of what was read ahead of scoring, kept so that the reads are made.
+    private var bytesTouched = 0
     private let count: Int
 
     init(tokens: [[UInt8]], count: Int) {
@@ -211,25 +205,69 @@ struct TierRanker {
         keyBytes.reserveCapacity(count * 24)
     }
 
-    /// Scores the entry of `attributes`, the `index`th, and writes its key.
-    mutating func add(_ attributes: [LDAPAttribute], at index: Int, withField: Bool) {
-        // The first non-empty `givenName` and `sn`, found in one look at each attribute's
-        // name: its length first, which most names fail on.
+    /// Where an entry's first non-empty `sn` and `givenName` are among its attributes
+    /// (`-1` for none), found in one look at each attribute's name: its length first,
+    /// which most names fail on.
+    static func namePositions(_ attributes: UnsafeBufferPointer<LDAPAttribute>) -> (surname: Int, given: Int) {
         var givenAt = -1, surnameAt = -1
-        attributes.withUnsafeBufferPointer { attributes in
-            for position in attributes.indices {
-                switch attributes[position].name.utf8.count {
-                case 2 where surnameAt < 0:
-                    if attributes[position].isNamed("sn") && !attributes[position].values.isEmpty { surnameAt = position }
-                case 9 where givenAt < 0:
-                    if attributes[position].isNamed("givenName") && !attributes[position].values.isEmpty { givenAt = position }
-                default: break
+        for position in attributes.indices {
+            switch attributes[position].name.utf8.count {
+            case 2 where surnameAt < 0:
+                if attributes[position].isNamed("sn") && !attributes[position].values.isEmpty { surnameAt = position }
+            case 9 where givenAt < 0:
+                if attributes[position].isNamed("givenName") && !attributes[position].values.isEmpty { givenAt = position }
+            default: break
+            }
+        }
+        return (surnameAt, givenAt)
+    }
+
+    /// Scores all `entries` and writes their keys, as ``add(_:at:withField:positions:)``
+    /// one by one; `withField` tells whether the entry at a position has the field.
+    ///
+    /// The names of 100,000 entries are far from the cache, and each lies at the end of a
+    /// chain of reads (attributes, values, bytes) that one entry's work does not overlap.
+    /// So entries are taken sixteen at a time, and each link of the chain is read for all
+    /// sixteen before the next: those reads do not wait for one another.
+    mutating func add(_ entries: UnsafeBufferPointer<LDAPEntry>, withField: (Int) -> Bool) {
+        let blockSize = 16
+        var positions = [(surname: Int, given: Int)](repeating: (-1, -1), count: blockSize)
+        var touched = 0
+        var blockStart = 0
+        while blockStart < entries.count {
+            let blockEnd = min(blockStart + blockSize, entries.count)
+            // The attributes and the values' headers.
+            for index in blockStart..<blockEnd {
+                positions[index - blockStart] = entries[index].attributes.withUnsafeBufferPointer(Self.namePositions)
+            }
+            // The first value's bytes of each name.
+            for index in blockStart..<blockEnd {
+                let (surnameAt, givenAt) = positions[index - blockStart]
+                entries[index].attributes.withUnsafeBufferPointer { attributes in
+                    if surnameAt >= 0 { touched &+= attributes[surnameAt].values.withUnsafeBufferPointer { $0[0].bytes.count } }
+                    if givenAt >= 0 { touched &+= attributes[givenAt].values.withUnsafeBufferPointer { $0[0].bytes.count } }
                 }
             }
+            for index in blockStart..<blockEnd {
+                add(entries.baseAddress! + index, at: index, withField: withField(index), positions: positions[index - blockStart])
+            }
+            blockStart = blockEnd
+        }
+        bytesTouched &+= touched
+    }
+
+    /// Scores `entry`, the `index`th, and writes its key; `positions` are its
+    /// ``namePositions(_:)`` when already known. The entry is read in place, through a
+    /// pointer: copying it or its arrays would retain them, and an atomic operation on
+    /// memory not in the cache stalls the reads that could overlap it.
+    mutating func add(_ entry: UnsafePointer<LDAPEntry>, at index: Int, withField: Bool,
+                      positions: (surname: Int, given: Int)? = nil) {
+        entry.pointee.attributes.withUnsafeBufferPointer { attributes in
+            let (surnameAt, givenAt) = positions ?? Self.namePositions(attributes)
             let start = keyBytes.count
-            Self.appendKey(surnameAt < 0 ? nil : attributes[surnameAt].values, tokens: tokens, cache: &names,
+            Self.appendKey(surnameAt < 0 ? nil : attributes.baseAddress! + surnameAt, tokens: tokens, cache: &names,
                            strengths: &surnameStrengths, keys: &keyBytes, scratch: &loweredScratch, folded: &foldedScratch)
-            Self.appendKey(givenAt < 0 ? nil : attributes[givenAt].values, tokens: tokens, cache: &names,
+            Self.appendKey(givenAt < 0 ? nil : attributes.baseAddress! + givenAt, tokens: tokens, cache: &names,
                            strengths: &givenStrengths, keys: &keyBytes, scratch: &loweredScratch, folded: &foldedScratch)
             let score = NameScore(givenStrengths: givenStrengths, surnameStrengths: surnameStrengths)
             let order = UInt64(score.match.rank * 4 + (3 - min(score.exactMatches, 3)))
@@ -362,15 +400,15 @@ struct TierRanker {
         return source
     }
 
-    /// Appends the smallest of `names`, lower-cased, and a zero byte to `keys`, and
+    /// Appends the smallest of the values of `names`, lower-cased, and a zero byte to `keys`, and
     /// sets `strengths` to how each token matches the best of them: 0 none, 1 prefix,
     /// 2 exact. Each name is read once for both; `scratch` and `folded` are scratch space.
-    private static func appendKey(_ names: [LDAPValue]?, tokens: [[UInt8]], cache: inout NameCache,
+    private static func appendKey(_ names: UnsafePointer<LDAPAttribute>?, tokens: [[UInt8]], cache: inout NameCache,
                                   strengths: inout [Int], keys: inout [UInt8], scratch: inout [UInt8],
                                   folded: inout [UInt8]) {
         for index in strengths.indices { strengths[index] = 0 }
         if let names {
-            names.withUnsafeBufferPointer { names in
+            names.pointee.values.withUnsafeBufferPointer { names in
                 if names.count == 1 {
                     names[0].bytes.withUnsafeBufferPointer { name in
                         read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &keys, folded: &folded)
