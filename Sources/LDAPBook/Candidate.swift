@@ -127,3 +127,14 @@ func compareBytes<Bytes: RandomAccessCollection<UInt8>>(_ lhs: Bytes, _ rhs: Byt
     }
     return compared.flatMap { $0 } ?? compareBytes(Array(lhs), Array(rhs))
 }
+
+/// Compares as much of two strings of bytes as both have, as `memcmp` does: zero when
+/// one begins the other.
+func compareCommonBytes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+    lhs.withUnsafeBufferPointer { left in
+        rhs.withUnsafeBufferPointer { right in
+            let common = min(left.count, right.count)
+            return common == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, common))
+        }
+    }
+}

@@ -143,7 +143,7 @@ extension Ranking {
         entries.withUnsafeBufferPointer { entries in
             ranker.add(entries) { values.isEmpty ? false : !values[$0].isEmpty }
         }
-        let (first, second) = ranker.sorted(dn: { entries[$0].dn })
+        let (first, second) = entries.withUnsafeBufferPointer { ranker.sorted(entries: $0) }
         // Candidates are made in rank order without reading an entry: they refer to them.
         let source = CandidateSource(entries: entries, values: values, keys: ranker.keyBytes)
         func candidates(_ items: [TierRanker.Item], tier: Tier?) -> [Candidate] {
@@ -291,9 +291,9 @@ struct TierRanker {
 
     /// The entries with the field and those without, each in rank order; `dn` gives an
     /// entry's DN for the last tie-break.
-    func sorted(dn: (Int) -> DistinguishedName) -> ([Item], [Item]) {
+    func sorted(entries: UnsafeBufferPointer<LDAPEntry>) -> ([Item], [Item]) {
         keyBytes.withUnsafeBufferPointer { keys in
-            (Self.sort(withField, keys: keys, dn: dn), Self.sort(withoutField, keys: keys, dn: dn))
+            (Self.sort(withField, keys: keys, entries: entries), Self.sort(withoutField, keys: keys, entries: entries))
         }
     }
 
@@ -302,7 +302,7 @@ struct TierRanker {
     /// They are sorted on their integers by a stable radix sort, which leaves items with
     /// equal integers in input order; only runs of those, whose keys' first fifteen bytes
     /// are alike, are then put in order by whole keys, and runs of equal keys by DNs.
-    static func sort(_ items: [Item], keys: UnsafeBufferPointer<UInt8>, dn: (Int) -> DistinguishedName) -> [Item] {
+    static func sort(_ items: [Item], keys: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<LDAPEntry>) -> [Item] {
         var items = radixSorted(items)
         items.withUnsafeMutableBufferPointer { items in
             var runStart = 0
@@ -311,7 +311,7 @@ struct TierRanker {
                 while runEnd < items.count && items[runEnd].head == items[runStart].head
                     && items[runEnd].tail == items[runStart].tail { runEnd += 1 }
                 if runEnd - runStart > 1 {
-                    settle(UnsafeMutableBufferPointer(rebasing: items[runStart..<runEnd]), keys: keys, dn: dn)
+                    settle(UnsafeMutableBufferPointer(rebasing: items[runStart..<runEnd]), keys: keys, entries: entries)
                 }
                 runStart = runEnd
             }
@@ -322,7 +322,7 @@ struct TierRanker {
     /// Orders a run of items with equal integers, in input order: by whole key, then DN,
     /// then position in the input.
     private static func settle(_ run: UnsafeMutableBufferPointer<Item>, keys: UnsafeBufferPointer<UInt8>,
-                               dn: (Int) -> DistinguishedName) {
+                               entries: UnsafeBufferPointer<LDAPEntry>) {
         func key(_ item: Item) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: keys[Int(item.keyStart)..<Int(item.keyEnd)])
         }
@@ -337,9 +337,19 @@ struct TierRanker {
             while end < run.count && compareBytes(key(run[end]), key(run[start])) == 0 { end += 1 }
             if end - start > 1 {
                 let alike = Array(run[start..<end])
-                let names = alike.map { dn(Int($0.entry)).utf8 }
+                // DNs differ in their first RDN, mostly: where those differ before either
+                // ends, so do the whole DNs. Only other pairs need the whole DNs' bytes.
+                let firsts = alike.map { entries[Int($0.entry)].dn.rdns.first?.utf8 ?? [] }
+                var wholes = [[UInt8]?](repeating: nil, count: alike.count)
+                func whole(_ index: Int) -> [UInt8] {
+                    if let known = wholes[index] { return known }
+                    let bytes = entries[Int(alike[index].entry)].dn.utf8
+                    wholes[index] = bytes
+                    return bytes
+                }
                 let order = alike.indices.sorted { lhs, rhs in
-                    let order = compareBytes(names[lhs], names[rhs])
+                    var order = compareCommonBytes(firsts[lhs], firsts[rhs])
+                    if order == 0 { order = compareBytes(whole(lhs), whole(rhs)) }
                     return order != 0 ? order < 0 : alike[lhs].entry < alike[rhs].entry
                 }
                 for (offset, index) in order.enumerated() { run[start + offset] = alike[index] }

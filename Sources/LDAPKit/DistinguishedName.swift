@@ -296,6 +296,14 @@ extension RelativeDistinguishedName: CustomStringConvertible {
     /// The RFC 4514 string form; the same as ``string``.
     public var description: String { string }
 
+    /// The UTF-8 bytes of ``string``, made without making the string. A DN's
+    /// ``DistinguishedName/utf8`` begins with those of its first RDN.
+    public var utf8: [UInt8] {
+        var output: [UInt8] = []
+        append(to: &output)
+        return output
+    }
+
     /// The length of the string form when no value needs escaping, with
     /// room for the separator that follows.
     var estimatedLength: Int {

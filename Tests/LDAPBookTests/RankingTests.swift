@@ -172,6 +172,33 @@ struct RankingTests {
         }
     }
 
+    @Test("people named alike are ordered by their DNs' bytes, whatever their first RDNs")
+    func tiesBrokenByDN() throws {
+        var random = SeededRandomNumberGenerator(seed: 29)
+        // First RDNs equal, one beginning another, differing after an escape or in a
+        // second value; parents differing or not.
+        let firsts = ["uid=jo", "uid=jo1", "uid=jo10", "uid=jo\\,x", "uid=jo+cn=a", "uid=jo+cn=b", "cn=jo", "uid=j", "uid=jo\\2c"]
+        let parents = ["", ",dc=example", ",dc=example,dc=com", ",ou=a,dc=example", ",dc=ex"]
+        var entries: [LDAPEntry] = []
+        for _ in 0..<400 {
+            let text = firsts.randomElement(using: &random)! + parents.randomElement(using: &random)!
+            var entry = LDAPEntry(dn: try DistinguishedName(parsing: text))
+            entry["givenName"] = [LDAPValue(["Jo", "JO"].randomElement(using: &random)!)]
+            entry["sn"] = [LDAPValue(["Smith", "smith", "Smithson"].randomElement(using: &random)!)]
+            entries.append(entry)
+        }
+        let tiers = Ranking.nameTiers(of: entries, field: nil, name: try NameQuery("jo"))
+        let expected = entries.indices.sorted { lhs, rhs in
+            let left = Array(entries[lhs]["sn"][0].lossyString.lowercased().utf8) + [0]
+                + Array(entries[lhs]["givenName"][0].lossyString.lowercased().utf8) + [0] + Array(entries[lhs].dn.string.utf8)
+            let right = Array(entries[rhs]["sn"][0].lossyString.lowercased().utf8) + [0]
+                + Array(entries[rhs]["givenName"][0].lossyString.lowercased().utf8) + [0] + Array(entries[rhs].dn.string.utf8)
+            return left.lexicographicallyPrecedes(right) || (left == right && lhs < rhs)
+        }
+        #expect(tiers.nameOnly.map(\.person.dn.string) == expected.map { entries[$0].dn.string })
+        #expect(tiers.nameOnly.map(\.person.dn.string) == tiers.nameOnly.sorted(by: Candidate.ranksBefore).map(\.person.dn.string))
+    }
+
     @Test("names of two-byte scalars put together from each scalar's forms are folded and lower-cased as Unicode would")
     func scalarForms() {
         var forms = ScalarForms()

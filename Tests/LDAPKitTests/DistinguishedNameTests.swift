@@ -95,6 +95,10 @@ private func exactParts(of name: DistinguishedName) -> [[String]] {
                 })
             })
             #expect(name.utf8 == Array(name.string.utf8), "\(name.rdns.map { $0.attributes.map(\.value.bytes) })")
+            if let first = name.rdn {
+                #expect(first.utf8 == Array(first.string.utf8))
+                #expect(name.utf8.starts(with: first.utf8))
+            }
         }
     }
 
