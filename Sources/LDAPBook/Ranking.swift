@@ -222,6 +222,41 @@ struct TierRanker {
         return (surnameAt, givenAt)
     }
 
+    /// Where an entry's first `sn` and `givenName` are (`-1` for none), whatever their
+    /// values: ``namePositions(_:)`` without reading any value, when those attributes have
+    /// values. Names are compared inline, byte by byte, without a call.
+    static func namedPositions(_ attributes: UnsafeBufferPointer<LDAPAttribute>) -> (surname: Int, given: Int) {
+        var givenAt = -1, surnameAt = -1
+        for position in attributes.indices {
+            let name = attributes[position].name.utf8
+            switch name.count {
+            case 2 where surnameAt < 0:
+                if isNamed(name, lowercase: (0x73, 0x6E, 0, 0, 0, 0, 0, 0, 0)) { surnameAt = position }
+            case 9 where givenAt < 0:
+                // "givenname"
+                if isNamed(name, lowercase: (0x67, 0x69, 0x76, 0x65, 0x6E, 0x6E, 0x61, 0x6D, 0x65)) { givenAt = position }
+            default: break
+            }
+        }
+        return (surnameAt, givenAt)
+    }
+
+    /// Whether `name` is spelled as the lower-case letters `lowercase` (as many as it has
+    /// bytes), ignoring ASCII case as LDAP does.
+    @inline(__always)
+    private static func isNamed(_ name: String.UTF8View,
+                                lowercase: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)) -> Bool {
+        withUnsafeBytes(of: lowercase) { letters in
+            var offset = 0
+            for byte in name {
+                // For a lower-case letter, only it and its capital set 0x20 to match it.
+                if byte | 0x20 != letters[offset] { return false }
+                offset += 1
+            }
+            return true
+        }
+    }
+
     /// Scores all `entries` and writes their keys, as ``add(_:at:withField:positions:)``
     /// one by one; `withField` tells whether the entry at a position has the field.
     ///
@@ -236,16 +271,26 @@ struct TierRanker {
         var blockStart = 0
         while blockStart < entries.count {
             let blockEnd = min(blockStart + blockSize, entries.count)
-            // The attributes and the values' headers.
+            // The attributes' headers, then the attributes.
+            for index in blockStart..<blockEnd { touched &+= entries[index].attributes.count }
             for index in blockStart..<blockEnd {
-                positions[index - blockStart] = entries[index].attributes.withUnsafeBufferPointer(Self.namePositions)
+                positions[index - blockStart] = entries[index].attributes.withUnsafeBufferPointer(Self.namedPositions)
             }
-            // The first value's bytes of each name.
+            // The values' headers and the first value's bytes of each name; an attribute
+            // without values (which LDAP does not send) has the names looked for again.
             for index in blockStart..<blockEnd {
                 let (surnameAt, givenAt) = positions[index - blockStart]
                 entries[index].attributes.withUnsafeBufferPointer { attributes in
-                    if surnameAt >= 0 { touched &+= attributes[surnameAt].values.withUnsafeBufferPointer { $0[0].bytes.count } }
-                    if givenAt >= 0 { touched &+= attributes[givenAt].values.withUnsafeBufferPointer { $0[0].bytes.count } }
+                    var empty = false
+                    func touch(_ position: Int) {
+                        guard position >= 0 else { return }
+                        attributes[position].values.withUnsafeBufferPointer { values in
+                            if values.isEmpty { empty = true } else { touched &+= values[0].bytes.count }
+                        }
+                    }
+                    touch(surnameAt)
+                    touch(givenAt)
+                    if empty { positions[index - blockStart] = Self.namePositions(attributes) }
                 }
             }
             for index in blockStart..<blockEnd {
@@ -303,59 +348,105 @@ struct TierRanker {
     /// equal integers in input order; only runs of those, whose keys' first fifteen bytes
     /// are alike, are then put in order by whole keys, and runs of equal keys by DNs.
     static func sort(_ items: [Item], keys: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<LDAPEntry>) -> [Item] {
+        func key(_ item: Item) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: keys[Int(item.keyStart)..<Int(item.keyEnd)])
+        }
         var items = radixSorted(items)
         items.withUnsafeMutableBufferPointer { items in
+            // Runs with equal integers, by whole key; the runs of equal keys left are noted.
+            var alike: [Range<Int>] = []
             var runStart = 0
             while runStart < items.count {
                 var runEnd = runStart + 1
                 while runEnd < items.count && items[runEnd].head == items[runStart].head
                     && items[runEnd].tail == items[runStart].tail { runEnd += 1 }
                 if runEnd - runStart > 1 {
-                    settle(UnsafeMutableBufferPointer(rebasing: items[runStart..<runEnd]), keys: keys, entries: entries)
+                    var run = UnsafeMutableBufferPointer(rebasing: items[runStart..<runEnd])
+                    run.sort { lhs, rhs in
+                        let order = compareBytes(key(lhs), key(rhs))
+                        return order != 0 ? order < 0 : lhs.entry < rhs.entry
+                    }
+                    var start = runStart
+                    while start < runEnd {
+                        var end = start + 1
+                        while end < runEnd && compareBytes(key(items[end]), key(items[start])) == 0 { end += 1 }
+                        if end - start > 1 { alike.append(start..<end) }
+                        start = end
+                    }
                 }
                 runStart = runEnd
+            }
+            guard !alike.isEmpty else { return }
+            // The first RDN of everyone in those runs, read as scoring reads names.
+            var positions: [Int] = []
+            for run in alike { positions += run }
+            let firsts = firstRDNs(of: positions.map { Int(items[$0].entry) }, in: entries)
+            var offset = 0
+            for run in alike {
+                orderByDN(UnsafeMutableBufferPointer(rebasing: items[run]), firsts: firsts[offset..<offset + run.count],
+                          entries: entries)
+                offset += run.count
             }
         }
         return items
     }
 
-    /// Orders a run of items with equal integers, in input order: by whole key, then DN,
-    /// then position in the input.
-    private static func settle(_ run: UnsafeMutableBufferPointer<Item>, keys: UnsafeBufferPointer<UInt8>,
-                               entries: UnsafeBufferPointer<LDAPEntry>) {
-        func key(_ item: Item) -> UnsafeBufferPointer<UInt8> {
-            UnsafeBufferPointer(rebasing: keys[Int(item.keyStart)..<Int(item.keyEnd)])
-        }
-        var run = run
-        run.sort { lhs, rhs in
-            let order = compareBytes(key(lhs), key(rhs))
-            return order != 0 ? order < 0 : lhs.entry < rhs.entry
-        }
-        var start = 0
-        while start < run.count {
-            var end = start + 1
-            while end < run.count && compareBytes(key(run[end]), key(run[start])) == 0 { end += 1 }
-            if end - start > 1 {
-                let alike = Array(run[start..<end])
-                // DNs differ in their first RDN, mostly: where those differ before either
-                // ends, so do the whole DNs. Only other pairs need the whole DNs' bytes.
-                let firsts = alike.map { entries[Int($0.entry)].dn.rdns.first?.utf8 ?? [] }
-                var wholes = [[UInt8]?](repeating: nil, count: alike.count)
-                func whole(_ index: Int) -> [UInt8] {
-                    if let known = wholes[index] { return known }
-                    let bytes = entries[Int(alike[index].entry)].dn.utf8
-                    wholes[index] = bytes
-                    return bytes
+    /// The bytes of the first RDN of each of `people` (positions in `entries`), empty for
+    /// the root. The DNs are read sixteen at a time, a link of the chain (RDNs, their
+    /// attributes, the value) for all sixteen before the next, so that cache misses overlap.
+    private static func firstRDNs(of people: [Int], in entries: UnsafeBufferPointer<LDAPEntry>) -> [[UInt8]] {
+        var firsts: [[UInt8]] = []
+        firsts.reserveCapacity(people.count)
+        var touched = 0
+        var blockStart = 0
+        while blockStart < people.count {
+            let block = people[blockStart..<min(blockStart + 16, people.count)]
+            for person in block { touched &+= entries[person].dn.rdns.count }
+            for person in block {
+                entries[person].dn.rdns.withUnsafeBufferPointer { rdns in
+                    if !rdns.isEmpty { touched &+= rdns[0].attributes.count }
                 }
-                let order = alike.indices.sorted { lhs, rhs in
-                    var order = compareCommonBytes(firsts[lhs], firsts[rhs])
-                    if order == 0 { order = compareBytes(whole(lhs), whole(rhs)) }
-                    return order != 0 ? order < 0 : alike[lhs].entry < alike[rhs].entry
-                }
-                for (offset, index) in order.enumerated() { run[start + offset] = alike[index] }
             }
-            start = end
+            for person in block {
+                entries[person].dn.rdns.withUnsafeBufferPointer { rdns in
+                    if !rdns.isEmpty {
+                        rdns[0].attributes.withUnsafeBufferPointer { pairs in
+                            for pair in pairs { touched &+= pair.value.count }
+                        }
+                    }
+                }
+            }
+            for person in block {
+                firsts.append(entries[person].dn.rdns.withUnsafeBufferPointer { rdns in rdns.isEmpty ? [] : rdns[0].utf8 })
+            }
+            blockStart += block.count
         }
+        // Kept so that the reads ahead are made.
+        if touched == -1 { firsts.append([]) }
+        return firsts
+    }
+
+    /// Orders a run of items with equal keys, in input order, by DN, then position in the
+    /// input; `firsts` are the bytes of their first RDNs.
+    private static func orderByDN(_ run: UnsafeMutableBufferPointer<Item>, firsts: ArraySlice<[UInt8]>,
+                                  entries: UnsafeBufferPointer<LDAPEntry>) {
+        let alike = Array(run)
+        let firsts = Array(firsts)
+        // Where two first RDNs differ before either ends, so do the whole DNs. Only other
+        // pairs need the whole DNs' bytes.
+        var wholes = [[UInt8]?](repeating: nil, count: alike.count)
+        func whole(_ index: Int) -> [UInt8] {
+            if let known = wholes[index] { return known }
+            let bytes = entries[Int(alike[index].entry)].dn.utf8
+            wholes[index] = bytes
+            return bytes
+        }
+        let order = alike.indices.sorted { lhs, rhs in
+            var order = compareCommonBytes(firsts[lhs], firsts[rhs])
+            if order == 0 { order = compareBytes(whole(lhs), whole(rhs)) }
+            return order != 0 ? order < 0 : alike[lhs].entry < alike[rhs].entry
+        }
+        for (offset, index) in order.enumerated() { run[offset] = alike[index] }
     }
 
     /// `items` sorted on `head` then `tail`, stably: a least-significant-digit radix sort
@@ -364,7 +455,7 @@ struct TierRanker {
         let count = items.count
         guard count > 1 else { return items }
         let digits = 8
-        var counts = [Int](repeating: 0, count: digits << 16)
+        var counts = [UInt32](repeating: 0, count: digits << 16)
         func digit(_ item: Item, _ number: Int) -> Int {
             Int(truncatingIfNeeded: (number < 4 ? item.tail >> (16 * number) : item.head >> (16 * (number - 4))) & 0xFFFF)
         }
@@ -388,8 +479,8 @@ struct TierRanker {
             for number in 0..<digits {
                 let base = number << 16
                 // A digit every item shares leaves the order as it is.
-                if counts[base + digit(source[0], number)] == count { continue }
-                var sum = 0
+                if Int(counts[base + digit(source[0], number)]) == count { continue }
+                var sum: UInt32 = 0
                 for bucket in base..<base + (1 << 16) {
                     let inBucket = counts[bucket]
                     counts[bucket] = sum
@@ -399,7 +490,7 @@ struct TierRanker {
                     target.withUnsafeMutableBufferPointer { target in
                         for item in source {
                             let bucket = base + digit(item, number)
-                            target[counts[bucket]] = item
+                            target[Int(counts[bucket])] = item
                             counts[bucket] += 1
                         }
                     }

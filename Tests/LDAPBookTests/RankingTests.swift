@@ -172,6 +172,40 @@ struct RankingTests {
         }
     }
 
+    @Test("names are found among attributes, inline, as LDAP compares descriptions")
+    func namePositions() {
+        var random = SeededRandomNumberGenerator(seed: 17)
+        let names = ["sn", "SN", "Sn", "cn", "givenName", "GIVENNAME", "givenname", "jpegPhoto", "givenNam", "givenName;x",
+                     "sN", "s", "mail", "giveNname", "gIvEnNaMe", "objectClass", "s\u{0}", "sn ", "én"]
+        for _ in 0..<5_000 {
+            let attributes = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                LDAPAttribute(name: names.randomElement(using: &random)!,
+                              values: Int.random(in: 0..<8, using: &random) == 0 ? [] : [LDAPValue("x")])
+            }
+            let expected = attributes.withUnsafeBufferPointer(TierRanker.namePositions)
+            let named = attributes.withUnsafeBufferPointer(TierRanker.namedPositions)
+            let surnames = attributes.indices.filter { attributes[$0].isNamed("sn") }
+            let givenNames = attributes.indices.filter { attributes[$0].isNamed("givenName") }
+            #expect(named.surname == (surnames.first ?? -1) && named.given == (givenNames.first ?? -1), "\(attributes.map(\.name))")
+            #expect(expected.surname == (surnames.first { !attributes[$0].values.isEmpty } ?? -1))
+            #expect(expected.given == (givenNames.first { !attributes[$0].values.isEmpty } ?? -1))
+        }
+        // Ranking many entries, which finds names inline and looks again past names
+        // without values, keys each as a candidate made alone does.
+        var entries: [LDAPEntry] = []
+        for index in 0..<300 {
+            let attributes = (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                LDAPAttribute(name: ["sn", "SN", "givenName", "givenname", "cn"].randomElement(using: &random)!,
+                              values: Int.random(in: 0..<3, using: &random) == 0 ? [] : [LDAPValue(["Jo", "Ann", "jo", "Ö"].randomElement(using: &random)!)])
+            }
+            entries.append(LDAPEntry(dn: DistinguishedName(rdns: [RelativeDistinguishedName(type: "uid", value: LDAPValue("p\(index)"))]),
+                                     attributes: attributes))
+        }
+        let ranked = Ranking.nameTiers(of: entries, field: nil, name: try! NameQuery("jo")).nameOnly
+        let alone = ranked.map { Candidate(person: $0.person, tier: nil, score: $0.score, values: []) }
+        #expect(alone.sorted(by: Candidate.ranksBefore).map(\.person.dn.string) == ranked.map(\.person.dn.string))
+    }
+
     @Test("people named alike are ordered by their DNs' bytes, whatever their first RDNs")
     func tiesBrokenByDN() throws {
         var random = SeededRandomNumberGenerator(seed: 29)
