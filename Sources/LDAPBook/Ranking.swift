@@ -271,13 +271,26 @@ struct TierRanker {
         var blockStart = 0
         while blockStart < entries.count {
             let blockEnd = min(blockStart + blockSize, entries.count)
-            // The attributes' headers, then the attributes.
+            // The attributes' headers, the attributes (every other one is on a cache line
+            // of its own), then their names.
             for index in blockStart..<blockEnd { touched &+= entries[index].attributes.count }
+            for index in blockStart..<blockEnd {
+                entries[index].attributes.withUnsafeBufferPointer { attributes in
+                    for position in stride(from: 1, to: attributes.count, by: 2) { touched &+= attributes[position].name.utf8.count }
+                }
+            }
             for index in blockStart..<blockEnd {
                 positions[index - blockStart] = entries[index].attributes.withUnsafeBufferPointer(Self.namedPositions)
             }
-            // The values' headers and the first value's bytes of each name; an attribute
+            // The values' headers, then the first value's bytes of each name; an attribute
             // without values (which LDAP does not send) has the names looked for again.
+            for index in blockStart..<blockEnd {
+                let (surnameAt, givenAt) = positions[index - blockStart]
+                entries[index].attributes.withUnsafeBufferPointer { attributes in
+                    if surnameAt >= 0 { touched &+= attributes[surnameAt].values.count }
+                    if givenAt >= 0 { touched &+= attributes[givenAt].values.count }
+                }
+            }
             for index in blockStart..<blockEnd {
                 let (surnameAt, givenAt) = positions[index - blockStart]
                 entries[index].attributes.withUnsafeBufferPointer { attributes in
