@@ -65,10 +65,23 @@ struct NameCache {
 /// to, a capital sigma, whose lower case depends on whether it ends a word. A name with
 /// any other scalar is left to Unicode whole.
 struct ScalarForms {
-    private enum Slot {
-        case unknown
+    /// What Unicode says of one scalar.
+    private enum Forms {
         case contextual
         case alone(folded: [UInt8], lowered: [UInt8])
+    }
+
+    /// What is known of one scalar: nothing yet, that its forms depend on its neighbours,
+    /// or where its forms are in ``formBytes`` (the fold, then the lower case). Plain
+    /// integers, so that reading one retains nothing.
+    private struct Slot {
+        static let unknown = Slot(start: 0, folded: 0, lowered: 0, state: 0)
+        static let contextual = Slot(start: 0, folded: 0, lowered: 0, state: 1)
+        var start: UInt32
+        var folded: UInt8
+        var lowered: UInt8
+        /// 0 unknown, 1 contextual, 2 alone.
+        var state: UInt8
     }
 
     /// The scalars this covers: those UTF-8 writes in two bytes.
@@ -76,6 +89,8 @@ struct ScalarForms {
 
     /// One slot per scalar of ``range``, made on the first name beyond ASCII.
     private var slots: [Slot] = []
+    /// The forms of the scalars used alone, one after the other.
+    private var formBytes: [UInt8] = []
 
     /// The fold and lower case of `name`, or `nil` when it has a scalar outside ``range``
     /// or one whose forms depend on its neighbours (or is not valid UTF-8).
@@ -120,13 +135,17 @@ struct ScalarForms {
                 return fail()
             }
             let scalar = UInt32(byte & 0x1F) << 6 | UInt32(name[index + 1] & 0x3F)
-            guard case .alone(let scalarFolded, let scalarLowered) = slot(scalar) else { return fail() }
+            let forms = slot(scalar)
+            guard forms.state == 2 else { return fail() }
             if pendingSpace {
                 folded.append(0x20)
                 pendingSpace = false
             }
-            folded += scalarFolded
-            lowered += scalarLowered
+            let start = Int(forms.start), middle = start + Int(forms.folded), end = middle + Int(forms.lowered)
+            formBytes.withUnsafeBufferPointer { bytes in
+                folded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<middle]))
+                lowered.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[middle..<end]))
+            }
             index += 2
         }
         return true
@@ -136,8 +155,15 @@ struct ScalarForms {
     private mutating func slot(_ value: UInt32) -> Slot {
         let index = Int(value - Self.range.lowerBound)
         if slots.isEmpty { slots = [Slot](repeating: .unknown, count: Int(Self.range.count)) }
-        if case .unknown = slots[index] {
-            slots[index] = Self.forms(ofScalar: value)
+        if slots[index].state == 0 {
+            switch Self.forms(ofScalar: value) {
+            case .alone(let folded, let lowered) where folded.count <= 255 && lowered.count <= 255:
+                slots[index] = Slot(start: UInt32(formBytes.count), folded: UInt8(folded.count),
+                                    lowered: UInt8(lowered.count), state: 2)
+                formBytes += folded + lowered
+            default:
+                slots[index] = .contextual
+            }
         }
         return slots[index]
     }
@@ -154,7 +180,7 @@ struct ScalarForms {
         }
     }
 
-    private static func forms(ofScalar value: UInt32) -> Slot {
+    private static func forms(ofScalar value: UInt32) -> Forms {
         guard let scalar = Unicode.Scalar(value) else { return .contextual }
         let text = String(Character(scalar))
         let decomposed = text.decomposedStringWithCompatibilityMapping.unicodeScalars
