@@ -136,12 +136,27 @@ extension Ranking {
     {
         var ranker = TierRanker(tokens: name.tokens.map { Array(NameScore.fold($0).utf8) }, count: entries.count)
         var values = [[LDAPValue]]()
-        if let field {
-            values = entries.map { field.values(in: $0) }
-        }
-        // Only the attributes are read: the DN is not touched until a tie needs it.
+        // Only the attributes are read: the DN is not touched until a tie needs it. The
+        // field's values are looked up as each entry is scored, while its attributes are
+        // in the cache.
         entries.withUnsafeBufferPointer { entries in
-            ranker.add(entries) { values.isEmpty ? false : !values[$0].isEmpty }
+            if let field {
+                values = [[LDAPValue]](repeating: [], count: entries.count)
+                // A field stored in an attribute of its own is found as names are.
+                let attribute = field.customKey == nil ? Array(field.attribute.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
+                values.withUnsafeMutableBufferPointer { values in
+                    ranker.add(entries, fieldAttribute: attribute) { index, position in
+                        if attribute == nil {
+                            values[index] = field.values(in: entries[index])
+                        } else if position >= 0 {
+                            values[index] = entries[index].attributes.withUnsafeBufferPointer { $0[position].values }
+                        }
+                        return !values[index].isEmpty
+                    }
+                }
+            } else {
+                ranker.add(entries, fieldAttribute: nil) { _, _ in false }
+            }
         }
         let (first, second) = entries.withUnsafeBufferPointer { ranker.sorted(entries: $0) }
         // Candidates are made in rank order without reading an entry: they refer to them.
@@ -241,6 +256,26 @@ struct TierRanker {
         return (surnameAt, givenAt)
     }
 
+    /// The position of the first of `attributes` named `name` (given in lower case),
+    /// ignoring ASCII case as LDAP does, or `-1`: ``LDAPEntry``'s subscript, without a call
+    /// per attribute.
+    static func position(of name: UnsafeBufferPointer<UInt8>, in attributes: UnsafeBufferPointer<LDAPAttribute>) -> Int {
+        for position in attributes.indices where attributes[position].name.utf8.count == name.count {
+            var offset = 0
+            var same = true
+            for byte in attributes[position].name.utf8 {
+                let expected = name[offset]
+                if byte != expected && !(expected &- 0x61 < 26 && byte | 0x20 == expected) {
+                    same = false
+                    break
+                }
+                offset += 1
+            }
+            if same { return position }
+        }
+        return -1
+    }
+
     /// Whether `name` is spelled as the lower-case letters `lowercase` (as many as it has
     /// bytes), ignoring ASCII case as LDAP does.
     @inline(__always)
@@ -258,15 +293,22 @@ struct TierRanker {
     }
 
     /// Scores all `entries` and writes their keys, as ``add(_:at:withField:positions:)``
-    /// one by one; `withField` tells whether the entry at a position has the field.
+    /// one by one.
     ///
     /// The names of 100,000 entries are far from the cache, and each lies at the end of a
     /// chain of reads (attributes, values, bytes) that one entry's work does not overlap.
     /// So entries are taken sixteen at a time, and each link of the chain is read for all
     /// sixteen before the next: those reads do not wait for one another.
-    mutating func add(_ entries: UnsafeBufferPointer<LDAPEntry>, withField: (Int) -> Bool) {
+    ///
+    /// `fieldAttribute` is the lower-cased name of the attribute holding the field, if it
+    /// has one of its own; `withField` is given each entry's position and that of the
+    /// first attribute so named (`-1` for none) and tells whether it has the field.
+    mutating func add(_ entries: UnsafeBufferPointer<LDAPEntry>, fieldAttribute: [UInt8]?,
+                      withField: (_ index: Int, _ attribute: Int) -> Bool) {
         let blockSize = 16
         var positions = [(surname: Int, given: Int)](repeating: (-1, -1), count: blockSize)
+        var fields = [Bool](repeating: false, count: blockSize)
+        var fieldPositions = [Int](repeating: -1, count: blockSize)
         var touched = 0
         var blockStart = 0
         while blockStart < entries.count {
@@ -281,6 +323,21 @@ struct TierRanker {
             }
             for index in blockStart..<blockEnd {
                 positions[index - blockStart] = entries[index].attributes.withUnsafeBufferPointer(Self.namedPositions)
+            }
+            // The field's values' headers, then the field, while the attributes are at hand.
+            if let fieldAttribute {
+                fieldAttribute.withUnsafeBufferPointer { name in
+                    for index in blockStart..<blockEnd {
+                        entries[index].attributes.withUnsafeBufferPointer { attributes in
+                            let position = Self.position(of: name, in: attributes)
+                            fieldPositions[index - blockStart] = position
+                            if position >= 0 { touched &+= attributes[position].values.count }
+                        }
+                    }
+                }
+            }
+            for index in blockStart..<blockEnd {
+                fields[index - blockStart] = withField(index, fieldPositions[index - blockStart])
             }
             // The values' headers, then the first value's bytes of each name; an attribute
             // without values (which LDAP does not send) has the names looked for again.
@@ -307,7 +364,7 @@ struct TierRanker {
                 }
             }
             for index in blockStart..<blockEnd {
-                add(entries.baseAddress! + index, at: index, withField: withField(index), positions: positions[index - blockStart])
+                add(entries.baseAddress! + index, at: index, withField: fields[index - blockStart], positions: positions[index - blockStart])
             }
             blockStart = blockEnd
         }

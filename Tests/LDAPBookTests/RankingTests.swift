@@ -176,7 +176,7 @@ struct RankingTests {
     func namePositions() {
         var random = SeededRandomNumberGenerator(seed: 17)
         let names = ["sn", "SN", "Sn", "cn", "givenName", "GIVENNAME", "givenname", "jpegPhoto", "givenNam", "givenName;x",
-                     "sN", "s", "mail", "giveNname", "gIvEnNaMe", "objectClass", "s\u{0}", "sn ", "én"]
+                     "sN", "s", "mail", "MAIL", "maiL", "giveNname", "gIvEnNaMe", "objectClass", "s\u{0}", "sn ", "én", "ÉN", "givenName;X"]
         for _ in 0..<5_000 {
             let attributes = (0..<Int.random(in: 0...6, using: &random)).map { _ in
                 LDAPAttribute(name: names.randomElement(using: &random)!,
@@ -189,6 +189,12 @@ struct RankingTests {
             #expect(named.surname == (surnames.first ?? -1) && named.given == (givenNames.first ?? -1), "\(attributes.map(\.name))")
             #expect(expected.surname == (surnames.first { !attributes[$0].values.isEmpty } ?? -1))
             #expect(expected.given == (givenNames.first { !attributes[$0].values.isEmpty } ?? -1))
+            for wanted in ["mail", "sn", "givenname", "jpegphoto", "givenname;x", "s\u{0}", "én", "objectclass"] {
+                let position = Array(wanted.utf8).withUnsafeBufferPointer { name in
+                    attributes.withUnsafeBufferPointer { TierRanker.position(of: name, in: $0) }
+                }
+                #expect(position == (attributes.firstIndex { $0.isNamed(wanted) } ?? -1), "\(wanted) in \(attributes.map(\.name))")
+            }
         }
         // Ranking many entries, which finds names inline and looks again past names
         // without values, keys each as a candidate made alone does.
