@@ -14,32 +14,47 @@ public enum Tier: String, Sendable, Hashable, CaseIterable {
 /// A person found for a field and name, with why they rank where they do.
 public struct Candidate: Sendable, Identifiable {
     /// The person.
-    public let person: Person
+    public var person: Person { Person(entry: source.entries[Int(position)]) }
     /// The person's tier; `nil` when ranking by name alone, without a field.
     public let tier: Tier?
     /// How the names match the query.
     public let score: NameScore
     /// The person's values of the field (empty for name-only people).
-    public let values: [LDAPValue]
-    /// The lower-cased names ties between equal scores are broken on, computed once:
-    /// sorting compares them O(n log n) times.
-    private let nameKey: NameKey
+    public var values: [LDAPValue] { source.values.isEmpty ? [] : source.values[Int(position)] }
+    /// Where the entry, its values and its key are kept: candidates ranked together share
+    /// one source, so that making one touches none of its entry's memory.
+    private let source: CandidateSource
+    /// The entry's position in ``source``.
+    private let position: UInt32
+    /// The lower-cased names ties between equal scores are broken on, computed once
+    /// (sorting compares them O(n log n) times): their bytes in ``source``'s keys.
+    private let keyStart: UInt32, keyEnd: UInt32
 
     /// Creates a candidate.
     public init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue]) {
         // The key is written as ranking many entries writes it.
         var ranker = TierRanker(tokens: [], count: 1)
-        ranker.add(person.entry, at: 0, withField: false)
-        self.init(person: person, tier: tier, score: score, values: values, nameKey: NameKey(bytes: ranker.keyBytes[...]))
+        withUnsafePointer(to: person.entry) { ranker.add($0, at: 0, withField: false) }
+        self.init(source: CandidateSource(entries: [person.entry], values: [values], keys: ranker.keyBytes),
+                  position: 0, tier: tier, score: score, key: 0..<UInt32(ranker.keyBytes.count))
     }
 
-    /// Creates a candidate whose tie-break key is already made.
-    init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue], nameKey: NameKey) {
-        self.person = person
+    /// Creates the candidate for the entry at `position` of `source`, whose key is already
+    /// made, at `key` of the source's keys.
+    init(source: CandidateSource, position: UInt32, tier: Tier?, score: NameScore, key: Range<UInt32>) {
+        self.source = source
+        self.position = position
         self.tier = tier
         self.score = score
-        self.values = values
-        self.nameKey = nameKey
+        keyStart = key.lowerBound
+        keyEnd = key.upperBound
+    }
+
+    /// Calls `body` with the bytes of the tie-break key.
+    private func withNameKey<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        source.keys.withUnsafeBufferPointer { keys in
+            body(UnsafeBufferPointer(rebasing: keys[Int(keyStart)..<Int(keyEnd)]))
+        }
     }
 
     /// The person's DN.
@@ -72,18 +87,29 @@ public struct Candidate: Sendable, Identifiable {
         // both directions are asked before the tie is broken.
         if lhs.score < rhs.score { return true }
         if rhs.score < lhs.score { return false }
-        let order = compareBytes(lhs.nameKey.bytes, rhs.nameKey.bytes)
+        let order = lhs.withNameKey { left in rhs.withNameKey { right in compareBytes(left, right) } }
         if order != 0 { return order < 0 }
         return compareBytes(Array(lhs.person.dn.string.utf8), Array(rhs.person.dn.string.utf8)) < 0
     }
 }
 
-/// What ties between equal scores are broken on, before the DN: the lower-cased last
-/// name and first name (the smallest of each), each ended by a zero byte so that a name
-/// sorts before its longer extensions, compared byte by byte. Keys made together share
-/// one buffer.
-struct NameKey: Sendable {
-    let bytes: ArraySlice<UInt8>
+/// What candidates ranked together are made from: the entries, each entry's values of the
+/// field (by the entries' positions; empty when there is no field) and every tie-break key,
+/// one after the other. A key is the lower-cased last name and first name (the smallest of
+/// each), each ended by a zero byte so that a name sorts before its longer extensions,
+/// compared byte by byte.
+///
+/// Every candidate of a ranking keeps the whole source alive, as long as any of them is kept.
+final class CandidateSource: Sendable {
+    let entries: [LDAPEntry]
+    let values: [[LDAPValue]]
+    let keys: [UInt8]
+
+    init(entries: [LDAPEntry], values: [[LDAPValue]], keys: [UInt8]) {
+        self.entries = entries
+        self.values = values
+        self.keys = keys
+    }
 }
 
 /// Compares two strings of bytes as `memcmp` does, a shorter one first when it begins
@@ -100,4 +126,15 @@ func compareBytes<Bytes: RandomAccessCollection<UInt8>>(_ lhs: Bytes, _ rhs: Byt
         rhs.withContiguousStorageIfAvailable { right in compareBytes(left, right) }
     }
     return compared.flatMap { $0 } ?? compareBytes(Array(lhs), Array(rhs))
+}
+
+/// Compares as much of two strings of bytes as both have, as `memcmp` does: zero when
+/// one begins the other.
+func compareCommonBytes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+    lhs.withUnsafeBufferPointer { left in
+        rhs.withUnsafeBufferPointer { right in
+            let common = min(left.count, right.count)
+            return common == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, common))
+        }
+    }
 }

@@ -25,13 +25,27 @@ struct NameCache {
     private var known: [ByteKey: (folded: [UInt8], lowered: [UInt8])] = [:]
 
     /// The fold and the lower case of `name`, which is not all ASCII.
-    mutating func forms(of name: [UInt8]) -> (folded: [UInt8], lowered: [UInt8]) {
-        if let forms = name.withUnsafeBufferPointer({ scalars.forms(of: $0) }) { return forms }
-        let key = ByteKey(bytes: name)
+    mutating func forms(of name: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], lowered: [UInt8]) {
+        if let forms = scalars.forms(of: name) { return forms }
+        return formsOfOthers(name)
+    }
+
+    /// The forms of a name ``ScalarForms`` does not cover, asked of Unicode once per name.
+    private mutating func formsOfOthers(_ name: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], lowered: [UInt8]) {
+        let key = ByteKey(bytes: Array(name))
         if let forms = known[key] { return forms }
-        let forms = Self.formsThroughUnicode(name)
+        let forms = Self.formsThroughUnicode(key.bytes)
         known[key] = forms
         return forms
+    }
+
+    /// Appends the fold and the lower case of `name`, which is not all ASCII, to `folded`
+    /// and `lowered`: ``forms(of:)`` without making arrays for names ``ScalarForms`` covers.
+    mutating func append(_ name: UnsafeBufferPointer<UInt8>, folded: inout [UInt8], lowered: inout [UInt8]) {
+        if scalars.append(name, folded: &folded, lowered: &lowered) { return }
+        let forms = formsOfOthers(name)
+        folded += forms.folded
+        lowered += forms.lowered
     }
 
     /// The forms as Unicode defines them, for any name.
@@ -51,10 +65,23 @@ struct NameCache {
 /// to, a capital sigma, whose lower case depends on whether it ends a word. A name with
 /// any other scalar is left to Unicode whole.
 struct ScalarForms {
-    private enum Slot {
-        case unknown
+    /// What Unicode says of one scalar.
+    private enum Forms {
         case contextual
         case alone(folded: [UInt8], lowered: [UInt8])
+    }
+
+    /// What is known of one scalar: nothing yet, that its forms depend on its neighbours,
+    /// or where its forms are in ``formBytes`` (the fold, then the lower case). Plain
+    /// integers, so that reading one retains nothing.
+    private struct Slot {
+        static let unknown = Slot(start: 0, folded: 0, lowered: 0, state: 0)
+        static let contextual = Slot(start: 0, folded: 0, lowered: 0, state: 1)
+        var start: UInt32
+        var folded: UInt8
+        var lowered: UInt8
+        /// 0 unknown, 1 contextual, 2 alone.
+        var state: UInt8
     }
 
     /// The scalars this covers: those UTF-8 writes in two bytes.
@@ -62,6 +89,8 @@ struct ScalarForms {
 
     /// One slot per scalar of ``range``, made on the first name beyond ASCII.
     private var slots: [Slot] = []
+    /// The forms of the scalars used alone, one after the other.
+    private var formBytes: [UInt8] = []
 
     /// The fold and lower case of `name`, or `nil` when it has a scalar outside ``range``
     /// or one whose forms depend on its neighbours (or is not valid UTF-8).
@@ -70,6 +99,19 @@ struct ScalarForms {
         var lowered: [UInt8] = []
         folded.reserveCapacity(name.count + 4)
         lowered.reserveCapacity(name.count + 4)
+        return append(name, folded: &folded, lowered: &lowered) ? (folded, lowered) : nil
+    }
+
+    /// Appends the fold and lower case of `name` to `folded` and `lowered`, as
+    /// ``forms(of:)`` makes them, and returns `true`; returns `false`, with both left as
+    /// they were, when that would be `nil`.
+    mutating func append(_ name: UnsafeBufferPointer<UInt8>, folded: inout [UInt8], lowered: inout [UInt8]) -> Bool {
+        let foldedStart = folded.count, loweredStart = lowered.count
+        func fail() -> Bool {
+            folded.removeSubrange(foldedStart...)
+            lowered.removeSubrange(loweredStart...)
+            return false
+        }
         var pendingSpace = false
         var index = 0
         while index < name.count {
@@ -77,7 +119,7 @@ struct ScalarForms {
             if byte < 0x80 {
                 lowered.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
                 if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                    pendingSpace = !folded.isEmpty
+                    pendingSpace = folded.count > foldedStart
                 } else {
                     if pendingSpace {
                         folded.append(0x20)
@@ -90,27 +132,38 @@ struct ScalarForms {
             }
             // A two-byte sequence: 110xxxxx 10xxxxxx, at least U+0080.
             guard byte & 0xE0 == 0xC0, byte >= 0xC2, index + 1 < name.count, name[index + 1] & 0xC0 == 0x80 else {
-                return nil
+                return fail()
             }
             let scalar = UInt32(byte & 0x1F) << 6 | UInt32(name[index + 1] & 0x3F)
-            guard case .alone(let scalarFolded, let scalarLowered) = slot(scalar) else { return nil }
+            let forms = slot(scalar)
+            guard forms.state == 2 else { return fail() }
             if pendingSpace {
                 folded.append(0x20)
                 pendingSpace = false
             }
-            folded += scalarFolded
-            lowered += scalarLowered
+            let start = Int(forms.start), middle = start + Int(forms.folded), end = middle + Int(forms.lowered)
+            formBytes.withUnsafeBufferPointer { bytes in
+                folded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<middle]))
+                lowered.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[middle..<end]))
+            }
             index += 2
         }
-        return (folded, lowered)
+        return true
     }
 
     /// The forms of one scalar of ``range``, asked of Unicode the first time.
     private mutating func slot(_ value: UInt32) -> Slot {
         let index = Int(value - Self.range.lowerBound)
         if slots.isEmpty { slots = [Slot](repeating: .unknown, count: Int(Self.range.count)) }
-        if case .unknown = slots[index] {
-            slots[index] = Self.forms(ofScalar: value)
+        if slots[index].state == 0 {
+            switch Self.forms(ofScalar: value) {
+            case .alone(let folded, let lowered) where folded.count <= 255 && lowered.count <= 255:
+                slots[index] = Slot(start: UInt32(formBytes.count), folded: UInt8(folded.count),
+                                    lowered: UInt8(lowered.count), state: 2)
+                formBytes += folded + lowered
+            default:
+                slots[index] = .contextual
+            }
         }
         return slots[index]
     }
@@ -127,7 +180,7 @@ struct ScalarForms {
         }
     }
 
-    private static func forms(ofScalar value: UInt32) -> Slot {
+    private static func forms(ofScalar value: UInt32) -> Forms {
         guard let scalar = Unicode.Scalar(value) else { return .contextual }
         let text = String(Character(scalar))
         let decomposed = text.decomposedStringWithCompatibilityMapping.unicodeScalars

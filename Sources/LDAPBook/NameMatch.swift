@@ -52,6 +52,12 @@ public struct NameScore: Sendable, Hashable, Comparable {
         self.init(givenStrengths: folded.map { strength($0, given) }, surnameStrengths: folded.map { strength($0, sn) })
     }
 
+    /// A score made of its parts.
+    init(match: NameMatch, exactMatches: Int) {
+        self.match = match
+        self.exactMatches = exactMatches
+    }
+
     /// Scores from how each token matches the best first name and last name: 0 for no
     /// match, 1 for a prefix, 2 for an exact match; one element per token in each array.
     init(givenStrengths: [Int], surnameStrengths: [Int]) {
@@ -140,6 +146,34 @@ public struct NameScore: Sendable, Hashable, Comparable {
         }
         if mismatch || matched < token.count { return 0 }
         return beyond ? 1 : 2
+    }
+
+    /// ``asciiStrength(of:in:)`` for a name known to be all ASCII, which can stop at the
+    /// first byte of the fold that differs from the token (for most names, the first).
+    static func strength(of token: UnsafeBufferPointer<UInt8>, inASCII name: UnsafeBufferPointer<UInt8>) -> Int {
+        @inline(__always) func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte &- 0x09 < 5 }
+        var index = 0
+        while index < name.count && isSpace(name[index]) { index += 1 }
+        var matched = 0
+        var pendingSpace = false
+        while index < name.count {
+            let byte = name[index]
+            index += 1
+            if isSpace(byte) {
+                pendingSpace = true
+                continue
+            }
+            if pendingSpace {
+                if matched == token.count { return 1 }
+                if token[matched] != 0x20 { return 0 }
+                matched += 1
+                pendingSpace = false
+            }
+            if matched == token.count { return 1 }
+            if token[matched] != (byte &- 0x41 < 26 ? byte + 0x20 : byte) { return 0 }
+            matched += 1
+        }
+        return matched == token.count ? 2 : 0
     }
 
     /// The fold of ASCII text, which decomposes to itself: lower case, runs of white

@@ -135,29 +135,37 @@ extension Ranking {
         -> (fieldAndName: [Candidate], nameOnly: [Candidate])
     {
         var ranker = TierRanker(tokens: name.tokens.map { Array(NameScore.fold($0).utf8) }, count: entries.count)
-        var values = [[LDAPValue]](repeating: [], count: entries.count)
-        for (index, entry) in entries.enumerated() {
-            let fieldValues = field.map { $0.values(in: entry) } ?? []
-            values[index] = fieldValues
-            ranker.add(entry, at: index, withField: !fieldValues.isEmpty)
-        }
-        let (first, second) = ranker.sorted(dn: { entries[$0].dn })
-        let keys = ranker.keyBytes
-        // Candidates are made in the entries' order, each put at its place in the ranking:
-        // reading the entries in rank order would jump around memory.
-        func candidates(_ items: [TierRanker.Item], tier: Tier?) -> [Candidate] {
-            var places = [(entry: Int, place: Int)]()
-            places.reserveCapacity(items.count)
-            for (place, item) in items.enumerated() { places.append((Int(item.entry), place)) }
-            places.sort { $0.entry < $1.entry }
-            return [Candidate](unsafeUninitializedCapacity: items.count) { buffer, initialized in
-                for (entry, place) in places {
-                    let item = items[place]
-                    (buffer.baseAddress! + place).initialize(to: Candidate(
-                        person: Person(entry: entries[entry]), tier: tier, score: ranker.scores[entry], values: values[entry],
-                        nameKey: NameKey(bytes: keys[Int(item.keyStart)..<Int(item.keyEnd)])))
+        var values = [[LDAPValue]]()
+        // Only the attributes are read: the DN is not touched until a tie needs it. The
+        // field's values are looked up as each entry is scored, while its attributes are
+        // in the cache.
+        entries.withUnsafeBufferPointer { entries in
+            if let field {
+                values = [[LDAPValue]](repeating: [], count: entries.count)
+                // A field stored in an attribute of its own is found as names are.
+                let attribute = field.customKey == nil ? Array(field.attribute.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
+                values.withUnsafeMutableBufferPointer { values in
+                    ranker.add(entries, fieldAttribute: attribute) { index, position in
+                        if attribute == nil {
+                            values[index] = field.values(in: entries[index])
+                        } else if position >= 0 {
+                            values[index] = entries[index].attributes.withUnsafeBufferPointer { $0[position].values }
+                        }
+                        return !values[index].isEmpty
+                    }
                 }
-                initialized = items.count
+            } else {
+                ranker.add(entries, fieldAttribute: nil) { _, _ in false }
+            }
+        }
+        let (first, second) = entries.withUnsafeBufferPointer { ranker.sorted(entries: $0) }
+        // Candidates are made in rank order without reading an entry: they refer to them.
+        let source = CandidateSource(entries: entries, values: values, keys: ranker.keyBytes)
+        func candidates(_ items: [TierRanker.Item], tier: Tier?) -> [Candidate] {
+            items.map { item in
+                Candidate(source: source, position: item.entry, tier: tier,
+                          score: NameScore(match: item.match, exactMatches: Int(item.exactMatches)),
+                          key: item.keyStart..<item.keyEnd)
             }
         }
         guard field != nil else { return ([], candidates(second, tier: nil)) }
@@ -183,6 +191,9 @@ struct TierRanker {
         var keyEnd: UInt32
         /// The entry's position in the input.
         var entry: UInt32
+        /// The score's parts.
+        var match: NameMatch
+        var exactMatches: UInt8
     }
 
     private let tokens: [[UInt8]]
@@ -191,118 +202,435 @@ struct TierRanker {
     private(set) var keyBytes: [UInt8] = []
     private var withField: [Item] = []
     private var withoutField: [Item] = []
-    private var surnameScratch: [Int] = []
-    private var givenScratch: [Int] = []
-    /// Each entry's score, by its position in the input.
-    private(set) var scores: [NameScore]
+    private var surnameStrengths: [Int]
+    private var givenStrengths: [Int]
+    /// The lower case of one value of a multi-valued name, while the smallest is sought.
+    private var loweredScratch: [UInt8] = []
+    /// The fold of one name beyond ASCII, while it is matched against the tokens.
+    private var foldedScratch: [UInt8] = []
+    /// A sum of what was read ahead of scoring, kept so that the reads are made.
+    private var bytesTouched = 0
     private let count: Int
 
     init(tokens: [[UInt8]], count: Int) {
         self.tokens = tokens
         self.count = count
-        scores = Array(repeating: NameScore(givenStrengths: tokens.map { _ in 0 }, surnameStrengths: tokens.map { _ in 0 }), count: count)
+        surnameStrengths = Array(repeating: 0, count: tokens.count)
+        givenStrengths = Array(repeating: 0, count: tokens.count)
         keyBytes.reserveCapacity(count * 24)
     }
 
-    /// Scores `entry`, the `index`th, and writes its key.
-    mutating func add(_ entry: LDAPEntry, at index: Int, withField: Bool) {
-        var givenNames: [LDAPValue] = []
-        var surnames: [LDAPValue] = []
-        entry.attributes.withUnsafeBufferPointer { attributes in
-            for index in attributes.indices {
-                if attributes[index].isNamed("givenName") {
-                    if givenNames.isEmpty { givenNames = attributes[index].values }
-                } else if attributes[index].isNamed("sn") {
-                    if surnames.isEmpty { surnames = attributes[index].values }
-                }
+    /// Where an entry's first non-empty `sn` and `givenName` are among its attributes
+    /// (`-1` for none), found in one look at each attribute's name: its length first,
+    /// which most names fail on.
+    static func namePositions(_ attributes: UnsafeBufferPointer<LDAPAttribute>) -> (surname: Int, given: Int) {
+        var givenAt = -1, surnameAt = -1
+        for position in attributes.indices {
+            switch attributes[position].name.utf8.count {
+            case 2 where surnameAt < 0:
+                if attributes[position].isNamed("sn") && !attributes[position].values.isEmpty { surnameAt = position }
+            case 9 where givenAt < 0:
+                if attributes[position].isNamed("givenName") && !attributes[position].values.isEmpty { givenAt = position }
+            default: break
             }
         }
-        let start = keyBytes.count
-        // The strengths' buffers are kept from one entry to the next.
-        var surnameStrengths = surnameScratch, givenStrengths = givenScratch
-        (surnameScratch, givenScratch) = ([], [])
-        appendKey(surnames, strengths: &surnameStrengths)
-        appendKey(givenNames, strengths: &givenStrengths)
-        let score = NameScore(givenStrengths: givenStrengths, surnameStrengths: surnameStrengths)
-        (surnameScratch, givenScratch) = (surnameStrengths, givenStrengths)
-        func bytes(_ range: Range<Int>) -> UInt64 {
-            range.reduce(0) { word, offset in word << 8 | UInt64(offset < keyBytes.count ? keyBytes[offset] : 0) }
+        return (surnameAt, givenAt)
+    }
+
+    /// Where an entry's first `sn` and `givenName` are (`-1` for none), whatever their
+    /// values: ``namePositions(_:)`` without reading any value, when those attributes have
+    /// values. Names are compared inline, byte by byte, without a call.
+    static func namedPositions(_ attributes: UnsafeBufferPointer<LDAPAttribute>) -> (surname: Int, given: Int) {
+        var givenAt = -1, surnameAt = -1
+        for position in attributes.indices {
+            let name = attributes[position].name.utf8
+            switch name.count {
+            case 2 where surnameAt < 0:
+                if isNamed(name, lowercase: (0x73, 0x6E, 0, 0, 0, 0, 0, 0, 0)) { surnameAt = position }
+            case 9 where givenAt < 0:
+                // "givenname"
+                if isNamed(name, lowercase: (0x67, 0x69, 0x76, 0x65, 0x6E, 0x6E, 0x61, 0x6D, 0x65)) { givenAt = position }
+            default: break
+            }
         }
-        let order = UInt64(score.match.rank * 4 + (3 - min(score.exactMatches, 3)))
-        scores[index] = score
-        let item = Item(head: order << 56 | bytes(start..<start + 7), tail: bytes(start + 7..<start + 15),
-                        keyStart: UInt32(start), keyEnd: UInt32(keyBytes.count), entry: UInt32(index))
-        if withField {
-            if self.withField.isEmpty { self.withField.reserveCapacity(count) }
-            self.withField.append(item)
-        } else {
-            if withoutField.isEmpty { withoutField.reserveCapacity(count) }
-            withoutField.append(item)
+        return (surnameAt, givenAt)
+    }
+
+    /// The position of the first of `attributes` named `name` (given in lower case),
+    /// ignoring ASCII case as LDAP does, or `-1`: ``LDAPEntry``'s subscript, without a call
+    /// per attribute.
+    static func position(of name: UnsafeBufferPointer<UInt8>, in attributes: UnsafeBufferPointer<LDAPAttribute>) -> Int {
+        for position in attributes.indices where attributes[position].name.utf8.count == name.count {
+            var offset = 0
+            var same = true
+            for byte in attributes[position].name.utf8 {
+                let expected = name[offset]
+                if byte != expected && !(expected &- 0x61 < 26 && byte | 0x20 == expected) {
+                    same = false
+                    break
+                }
+                offset += 1
+            }
+            if same { return position }
+        }
+        return -1
+    }
+
+    /// Whether `name` is spelled as the lower-case letters `lowercase` (as many as it has
+    /// bytes), ignoring ASCII case as LDAP does.
+    @inline(__always)
+    private static func isNamed(_ name: String.UTF8View,
+                                lowercase: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)) -> Bool {
+        withUnsafeBytes(of: lowercase) { letters in
+            var offset = 0
+            for byte in name {
+                // For a lower-case letter, only it and its capital set 0x20 to match it.
+                if byte | 0x20 != letters[offset] { return false }
+                offset += 1
+            }
+            return true
+        }
+    }
+
+    /// Scores all `entries` and writes their keys, as ``add(_:at:withField:positions:)``
+    /// one by one.
+    ///
+    /// The names of 100,000 entries are far from the cache, and each lies at the end of a
+    /// chain of reads (attributes, values, bytes) that one entry's work does not overlap.
+    /// So entries are taken sixteen at a time, and each link of the chain is read for all
+    /// sixteen before the next: those reads do not wait for one another.
+    ///
+    /// `fieldAttribute` is the lower-cased name of the attribute holding the field, if it
+    /// has one of its own; `withField` is given each entry's position and that of the
+    /// first attribute so named (`-1` for none) and tells whether it has the field.
+    mutating func add(_ entries: UnsafeBufferPointer<LDAPEntry>, fieldAttribute: [UInt8]?,
+                      withField: (_ index: Int, _ attribute: Int) -> Bool) {
+        let blockSize = 16
+        var positions = [(surname: Int, given: Int)](repeating: (-1, -1), count: blockSize)
+        var fields = [Bool](repeating: false, count: blockSize)
+        var fieldPositions = [Int](repeating: -1, count: blockSize)
+        var touched = 0
+        var blockStart = 0
+        while blockStart < entries.count {
+            let blockEnd = min(blockStart + blockSize, entries.count)
+            // The attributes' headers, the attributes (every other one is on a cache line
+            // of its own), then their names.
+            for index in blockStart..<blockEnd { touched &+= entries[index].attributes.count }
+            for index in blockStart..<blockEnd {
+                entries[index].attributes.withUnsafeBufferPointer { attributes in
+                    for position in stride(from: 1, to: attributes.count, by: 2) { touched &+= attributes[position].name.utf8.count }
+                }
+            }
+            for index in blockStart..<blockEnd {
+                positions[index - blockStart] = entries[index].attributes.withUnsafeBufferPointer(Self.namedPositions)
+            }
+            // The field's values' headers, then the field, while the attributes are at hand.
+            if let fieldAttribute {
+                fieldAttribute.withUnsafeBufferPointer { name in
+                    for index in blockStart..<blockEnd {
+                        entries[index].attributes.withUnsafeBufferPointer { attributes in
+                            let position = Self.position(of: name, in: attributes)
+                            fieldPositions[index - blockStart] = position
+                            if position >= 0 { touched &+= attributes[position].values.count }
+                        }
+                    }
+                }
+            }
+            for index in blockStart..<blockEnd {
+                fields[index - blockStart] = withField(index, fieldPositions[index - blockStart])
+            }
+            // The values' headers, then the first value's bytes of each name; an attribute
+            // without values (which LDAP does not send) has the names looked for again.
+            for index in blockStart..<blockEnd {
+                let (surnameAt, givenAt) = positions[index - blockStart]
+                entries[index].attributes.withUnsafeBufferPointer { attributes in
+                    if surnameAt >= 0 { touched &+= attributes[surnameAt].values.count }
+                    if givenAt >= 0 { touched &+= attributes[givenAt].values.count }
+                }
+            }
+            for index in blockStart..<blockEnd {
+                let (surnameAt, givenAt) = positions[index - blockStart]
+                entries[index].attributes.withUnsafeBufferPointer { attributes in
+                    var empty = false
+                    func touch(_ position: Int) {
+                        guard position >= 0 else { return }
+                        attributes[position].values.withUnsafeBufferPointer { values in
+                            if values.isEmpty { empty = true } else { touched &+= values[0].bytes.count }
+                        }
+                    }
+                    touch(surnameAt)
+                    touch(givenAt)
+                    if empty { positions[index - blockStart] = Self.namePositions(attributes) }
+                }
+            }
+            for index in blockStart..<blockEnd {
+                add(entries.baseAddress! + index, at: index, withField: fields[index - blockStart], positions: positions[index - blockStart])
+            }
+            blockStart = blockEnd
+        }
+        bytesTouched &+= touched
+    }
+
+    /// Scores `entry`, the `index`th, and writes its key; `positions` are its
+    /// ``namePositions(_:)`` when already known. The entry is read in place, through a
+    /// pointer: copying it or its arrays would retain them, and an atomic operation on
+    /// memory not in the cache stalls the reads that could overlap it.
+    mutating func add(_ entry: UnsafePointer<LDAPEntry>, at index: Int, withField: Bool,
+                      positions: (surname: Int, given: Int)? = nil) {
+        entry.pointee.attributes.withUnsafeBufferPointer { attributes in
+            let (surnameAt, givenAt) = positions ?? Self.namePositions(attributes)
+            let start = keyBytes.count
+            Self.appendKey(surnameAt < 0 ? nil : attributes.baseAddress! + surnameAt, tokens: tokens, cache: &names,
+                           strengths: &surnameStrengths, keys: &keyBytes, scratch: &loweredScratch, folded: &foldedScratch)
+            Self.appendKey(givenAt < 0 ? nil : attributes.baseAddress! + givenAt, tokens: tokens, cache: &names,
+                           strengths: &givenStrengths, keys: &keyBytes, scratch: &loweredScratch, folded: &foldedScratch)
+            let score = NameScore(givenStrengths: givenStrengths, surnameStrengths: surnameStrengths)
+            let order = UInt64(score.match.rank * 4 + (3 - min(score.exactMatches, 3)))
+            let (head, tail) = keyBytes.withUnsafeBufferPointer { keys in
+                var head = order, tail: UInt64 = 0
+                for offset in start..<start + 7 { head = head << 8 | UInt64(offset < keys.count ? keys[offset] : 0) }
+                for offset in start + 7..<start + 15 { tail = tail << 8 | UInt64(offset < keys.count ? keys[offset] : 0) }
+                return (head, tail)
+            }
+            let item = Item(head: head, tail: tail, keyStart: UInt32(start), keyEnd: UInt32(keyBytes.count), entry: UInt32(index),
+                            match: score.match, exactMatches: UInt8(score.exactMatches))
+            if withField {
+                if self.withField.isEmpty { self.withField.reserveCapacity(count) }
+                self.withField.append(item)
+            } else {
+                if withoutField.isEmpty { withoutField.reserveCapacity(count) }
+                withoutField.append(item)
+            }
         }
     }
 
     /// The entries with the field and those without, each in rank order; `dn` gives an
     /// entry's DN for the last tie-break.
-    func sorted(dn: (Int) -> DistinguishedName) -> ([Item], [Item]) {
-        var dnBytes = [[UInt8]?](repeating: nil, count: count)
-        func text(_ entry: Int) -> [UInt8] {
-            if let known = dnBytes[entry] { return known }
-            let bytes = Array(dn(entry).string.utf8)
-            dnBytes[entry] = bytes
-            return bytes
-        }
-        return keyBytes.withUnsafeBufferPointer { keys in
-            func before(_ lhs: Item, _ rhs: Item) -> Bool {
-                if lhs.head != rhs.head { return lhs.head < rhs.head }
-                if lhs.tail != rhs.tail { return lhs.tail < rhs.tail }
-                let order = compareBytes(UnsafeBufferPointer(rebasing: keys[Int(lhs.keyStart)..<Int(lhs.keyEnd)]),
-                                         UnsafeBufferPointer(rebasing: keys[Int(rhs.keyStart)..<Int(rhs.keyEnd)]))
-                if order != 0 { return order < 0 }
-                return compareBytes(text(Int(lhs.entry)), text(Int(rhs.entry))) < 0
-            }
-            return (withField.sorted(by: before), withoutField.sorted(by: before))
+    func sorted(entries: UnsafeBufferPointer<LDAPEntry>) -> ([Item], [Item]) {
+        keyBytes.withUnsafeBufferPointer { keys in
+            (Self.sort(withField, keys: keys, entries: entries), Self.sort(withoutField, keys: keys, entries: entries))
         }
     }
 
-    /// Appends the smallest of `names`, lower-cased, and a zero byte to the keys, and
-    /// sets `strengths` to how each token matches the best of them: 0 none, 1 prefix,
-    /// 2 exact. Each name is read once for both.
-    private mutating func appendKey(_ names: [LDAPValue], strengths: inout [Int]) {
-        strengths.removeAll(keepingCapacity: true)
-        strengths.append(contentsOf: repeatElement(0, count: tokens.count))
-        if names.count == 1 {
-            Self.read(names[0].bytes, tokens: tokens, cache: &self.names, strengths: &strengths, lowered: &keyBytes)
-        } else if !names.isEmpty {
-            var smallest: [UInt8]?
-            for name in names {
-                var lowered: [UInt8] = []
-                Self.read(name.bytes, tokens: tokens, cache: &self.names, strengths: &strengths, lowered: &lowered)
-                if smallest.map({ compareBytes(lowered, $0) < 0 }) ?? true { smallest = lowered }
-            }
-            keyBytes += smallest ?? []
+    /// `items`, which are in input order, in rank order.
+    ///
+    /// They are sorted on their integers by a stable radix sort, which leaves items with
+    /// equal integers in input order; only runs of those, whose keys' first fifteen bytes
+    /// are alike, are then put in order by whole keys, and runs of equal keys by DNs.
+    static func sort(_ items: [Item], keys: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<LDAPEntry>) -> [Item] {
+        func key(_ item: Item) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: keys[Int(item.keyStart)..<Int(item.keyEnd)])
         }
-        keyBytes.append(0)
+        var items = radixSorted(items)
+        items.withUnsafeMutableBufferPointer { items in
+            // Runs with equal integers, by whole key; the runs of equal keys left are noted.
+            var alike: [Range<Int>] = []
+            var runStart = 0
+            while runStart < items.count {
+                var runEnd = runStart + 1
+                while runEnd < items.count && items[runEnd].head == items[runStart].head
+                    && items[runEnd].tail == items[runStart].tail { runEnd += 1 }
+                if runEnd - runStart > 1 {
+                    var run = UnsafeMutableBufferPointer(rebasing: items[runStart..<runEnd])
+                    run.sort { lhs, rhs in
+                        let order = compareBytes(key(lhs), key(rhs))
+                        return order != 0 ? order < 0 : lhs.entry < rhs.entry
+                    }
+                    var start = runStart
+                    while start < runEnd {
+                        var end = start + 1
+                        while end < runEnd && compareBytes(key(items[end]), key(items[start])) == 0 { end += 1 }
+                        if end - start > 1 { alike.append(start..<end) }
+                        start = end
+                    }
+                }
+                runStart = runEnd
+            }
+            guard !alike.isEmpty else { return }
+            // The first RDN of everyone in those runs, read as scoring reads names.
+            var positions: [Int] = []
+            for run in alike { positions += run }
+            let firsts = firstRDNs(of: positions.map { Int(items[$0].entry) }, in: entries)
+            var offset = 0
+            for run in alike {
+                orderByDN(UnsafeMutableBufferPointer(rebasing: items[run]), firsts: firsts[offset..<offset + run.count],
+                          entries: entries)
+                offset += run.count
+            }
+        }
+        return items
+    }
+
+    /// The bytes of the first RDN of each of `people` (positions in `entries`), empty for
+    /// the root. The DNs are read sixteen at a time, a link of the chain (RDNs, their
+    /// attributes, the value) for all sixteen before the next, so that cache misses overlap.
+    private static func firstRDNs(of people: [Int], in entries: UnsafeBufferPointer<LDAPEntry>) -> [[UInt8]] {
+        var firsts: [[UInt8]] = []
+        firsts.reserveCapacity(people.count)
+        var touched = 0
+        var blockStart = 0
+        while blockStart < people.count {
+            let block = people[blockStart..<min(blockStart + 16, people.count)]
+            for person in block { touched &+= entries[person].dn.rdns.count }
+            for person in block {
+                entries[person].dn.rdns.withUnsafeBufferPointer { rdns in
+                    if !rdns.isEmpty { touched &+= rdns[0].attributes.count }
+                }
+            }
+            for person in block {
+                entries[person].dn.rdns.withUnsafeBufferPointer { rdns in
+                    if !rdns.isEmpty {
+                        rdns[0].attributes.withUnsafeBufferPointer { pairs in
+                            for pair in pairs { touched &+= pair.value.count }
+                        }
+                    }
+                }
+            }
+            for person in block {
+                firsts.append(entries[person].dn.rdns.withUnsafeBufferPointer { rdns in rdns.isEmpty ? [] : rdns[0].utf8 })
+            }
+            blockStart += block.count
+        }
+        // Kept so that the reads ahead are made.
+        if touched == -1 { firsts.append([]) }
+        return firsts
+    }
+
+    /// Orders a run of items with equal keys, in input order, by DN, then position in the
+    /// input; `firsts` are the bytes of their first RDNs.
+    private static func orderByDN(_ run: UnsafeMutableBufferPointer<Item>, firsts: ArraySlice<[UInt8]>,
+                                  entries: UnsafeBufferPointer<LDAPEntry>) {
+        let alike = Array(run)
+        let firsts = Array(firsts)
+        // Where two first RDNs differ before either ends, so do the whole DNs. Only other
+        // pairs need the whole DNs' bytes.
+        var wholes = [[UInt8]?](repeating: nil, count: alike.count)
+        func whole(_ index: Int) -> [UInt8] {
+            if let known = wholes[index] { return known }
+            let bytes = entries[Int(alike[index].entry)].dn.utf8
+            wholes[index] = bytes
+            return bytes
+        }
+        let order = alike.indices.sorted { lhs, rhs in
+            var order = compareCommonBytes(firsts[lhs], firsts[rhs])
+            if order == 0 { order = compareBytes(whole(lhs), whole(rhs)) }
+            return order != 0 ? order < 0 : alike[lhs].entry < alike[rhs].entry
+        }
+        for (offset, index) in order.enumerated() { run[offset] = alike[index] }
+    }
+
+    /// `items` sorted on `head` then `tail`, stably: a least-significant-digit radix sort
+    /// on sixteen bits at a time, which skips the digits all items share.
+    static func radixSorted(_ items: [Item]) -> [Item] {
+        let count = items.count
+        guard count > 1 else { return items }
+        let digits = 8
+        var counts = [UInt32](repeating: 0, count: digits << 16)
+        func digit(_ item: Item, _ number: Int) -> Int {
+            Int(truncatingIfNeeded: (number < 4 ? item.tail >> (16 * number) : item.head >> (16 * (number - 4))) & 0xFFFF)
+        }
+        items.withUnsafeBufferPointer { items in
+            counts.withUnsafeMutableBufferPointer { counts in
+                for item in items {
+                    counts[Int(truncatingIfNeeded: item.tail & 0xFFFF)] += 1
+                    counts[1 << 16 | Int(truncatingIfNeeded: (item.tail >> 16) & 0xFFFF)] += 1
+                    counts[2 << 16 | Int(truncatingIfNeeded: (item.tail >> 32) & 0xFFFF)] += 1
+                    counts[3 << 16 | Int(truncatingIfNeeded: item.tail >> 48)] += 1
+                    counts[4 << 16 | Int(truncatingIfNeeded: item.head & 0xFFFF)] += 1
+                    counts[5 << 16 | Int(truncatingIfNeeded: (item.head >> 16) & 0xFFFF)] += 1
+                    counts[6 << 16 | Int(truncatingIfNeeded: (item.head >> 32) & 0xFFFF)] += 1
+                    counts[7 << 16 | Int(truncatingIfNeeded: item.head >> 48)] += 1
+                }
+            }
+        }
+        var source = items
+        var target = items
+        counts.withUnsafeMutableBufferPointer { counts in
+            for number in 0..<digits {
+                let base = number << 16
+                // A digit every item shares leaves the order as it is.
+                if Int(counts[base + digit(source[0], number)]) == count { continue }
+                var sum: UInt32 = 0
+                for bucket in base..<base + (1 << 16) {
+                    let inBucket = counts[bucket]
+                    counts[bucket] = sum
+                    sum += inBucket
+                }
+                source.withUnsafeBufferPointer { source in
+                    target.withUnsafeMutableBufferPointer { target in
+                        for item in source {
+                            let bucket = base + digit(item, number)
+                            target[Int(counts[bucket])] = item
+                            counts[bucket] += 1
+                        }
+                    }
+                }
+                swap(&source, &target)
+            }
+        }
+        return source
+    }
+
+    /// Appends the smallest of the values of `names`, lower-cased, and a zero byte to `keys`, and
+    /// sets `strengths` to how each token matches the best of them: 0 none, 1 prefix,
+    /// 2 exact. Each name is read once for both; `scratch` and `folded` are scratch space.
+    private static func appendKey(_ names: UnsafePointer<LDAPAttribute>?, tokens: [[UInt8]], cache: inout NameCache,
+                                  strengths: inout [Int], keys: inout [UInt8], scratch: inout [UInt8],
+                                  folded: inout [UInt8]) {
+        for index in strengths.indices { strengths[index] = 0 }
+        if let names {
+            names.pointee.values.withUnsafeBufferPointer { names in
+                if names.count == 1 {
+                    names[0].bytes.withUnsafeBufferPointer { name in
+                        read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &keys, folded: &folded)
+                    }
+                } else {
+                    var smallest: [UInt8]?
+                    for name in names {
+                        scratch.removeAll(keepingCapacity: true)
+                        name.bytes.withUnsafeBufferPointer { name in
+                            read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &scratch, folded: &folded)
+                        }
+                        if smallest.map({ compareBytes(scratch, $0) < 0 }) ?? true { smallest = scratch }
+                    }
+                    keys += smallest ?? []
+                }
+            }
+        }
+        keys.append(0)
     }
 
     /// Raises `strengths` to how each of `tokens` matches `name`, and appends the name
     /// lower-cased to `lowered`.
-    private static func read(_ name: [UInt8], tokens: [[UInt8]], cache: inout NameCache,
-                             strengths: inout [Int], lowered: inout [UInt8]) {
-        let isASCII = name.allSatisfy { $0 < 0x80 }
-        if isASCII {
-            for byte in name { lowered.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) }
+    /// `folded` is scratch space for the fold of a name beyond ASCII.
+    private static func read(_ name: UnsafeBufferPointer<UInt8>, tokens: [[UInt8]], cache: inout NameCache,
+                             strengths: inout [Int], lowered: inout [UInt8], folded: inout [UInt8]) {
+        // The bytes are copied, then lowered in place, noting any beyond ASCII.
+        let start = lowered.count
+        lowered.append(contentsOf: name)
+        let isASCII = lowered.withUnsafeMutableBufferPointer { lowered in
+            var all: UInt8 = 0
+            for index in start..<lowered.count {
+                let byte = lowered[index]
+                all |= byte
+                lowered[index] = byte &- 0x41 < 26 ? byte + 0x20 : byte
+            }
+            return all < 0x80
         }
-        let forms = isASCII ? nil : cache.forms(of: name)
-        if let forms { lowered += forms.lowered }
-        for (index, token) in tokens.enumerated() where strengths[index] < 2 {
-            let strength: Int
-            if let forms {
-                strength = forms.folded == token ? 2 : forms.folded.starts(with: token) ? 1 : 0
-            } else {
-                strength = token.withUnsafeBufferPointer { token in
-                    name.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) ?? 0 }
+        if isASCII {
+            tokens.withUnsafeBufferPointer { tokens in
+                for index in tokens.indices where strengths[index] < 2 {
+                    let strength = tokens[index].withUnsafeBufferPointer { NameScore.strength(of: $0, inASCII: name) }
+                    if strength > strengths[index] { strengths[index] = strength }
                 }
             }
+            return
+        }
+        lowered.removeSubrange(start...)
+        folded.removeAll(keepingCapacity: true)
+        cache.append(name, folded: &folded, lowered: &lowered)
+        for (index, token) in tokens.enumerated() where strengths[index] < 2 {
+            let strength = folded == token ? 2 : folded.starts(with: token) ? 1 : 0
             strengths[index] = max(strengths[index], strength)
         }
     }

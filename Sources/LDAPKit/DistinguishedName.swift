@@ -221,6 +221,16 @@ extension DistinguishedName: CustomStringConvertible {
     /// The RFC 4514 string form; the same as ``string``.
     public var description: String { string }
 
+    /// The UTF-8 bytes of ``string``, made without making the string: escaping writes
+    /// bytes that are not valid UTF-8 as hexadecimal, so the form is always valid UTF-8.
+    /// For comparing many names byte by byte.
+    public var utf8: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(rdns.reduce(0) { $0 + $1.estimatedLength })
+        append(to: &output)
+        return output
+    }
+
     /// Appends the string form to `output` as UTF-8.
     func append(to output: inout [UInt8]) {
         for (index, rdn) in rdns.enumerated() {
@@ -285,6 +295,14 @@ extension RelativeDistinguishedName: CustomStringConvertible {
 
     /// The RFC 4514 string form; the same as ``string``.
     public var description: String { string }
+
+    /// The UTF-8 bytes of ``string``, made without making the string. A DN's
+    /// ``DistinguishedName/utf8`` begins with those of its first RDN.
+    public var utf8: [UInt8] {
+        var output: [UInt8] = []
+        append(to: &output)
+        return output
+    }
 
     /// The length of the string form when no value needs escaping, with
     /// room for the separator that follows.

@@ -106,6 +106,10 @@ struct RankingTests {
                 name.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) }
             }
             #expect(strength == expected, "\(String(decoding: token, as: UTF8.self).debugDescription) in \(String(decoding: name, as: UTF8.self).debugDescription)")
+            let early = token.withUnsafeBufferPointer { token in
+                name.withUnsafeBufferPointer { NameScore.strength(of: token, inASCII: $0) }
+            }
+            #expect(early == expected, "stopping early: \(String(decoding: token, as: UTF8.self).debugDescription) in \(String(decoding: name, as: UTF8.self).debugDescription)")
         }
         let token: [UInt8] = Array("zo".utf8)
         let name: [UInt8] = Array("Zoë".utf8)
@@ -168,6 +172,73 @@ struct RankingTests {
         }
     }
 
+    @Test("names are found among attributes, inline, as LDAP compares descriptions")
+    func namePositions() {
+        var random = SeededRandomNumberGenerator(seed: 17)
+        let names = ["sn", "SN", "Sn", "cn", "givenName", "GIVENNAME", "givenname", "jpegPhoto", "givenNam", "givenName;x",
+                     "sN", "s", "mail", "MAIL", "maiL", "giveNname", "gIvEnNaMe", "objectClass", "s\u{0}", "sn ", "én", "ÉN", "givenName;X"]
+        for _ in 0..<5_000 {
+            let attributes = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                LDAPAttribute(name: names.randomElement(using: &random)!,
+                              values: Int.random(in: 0..<8, using: &random) == 0 ? [] : [LDAPValue("x")])
+            }
+            let expected = attributes.withUnsafeBufferPointer(TierRanker.namePositions)
+            let named = attributes.withUnsafeBufferPointer(TierRanker.namedPositions)
+            let surnames = attributes.indices.filter { attributes[$0].isNamed("sn") }
+            let givenNames = attributes.indices.filter { attributes[$0].isNamed("givenName") }
+            #expect(named.surname == (surnames.first ?? -1) && named.given == (givenNames.first ?? -1), "\(attributes.map(\.name))")
+            #expect(expected.surname == (surnames.first { !attributes[$0].values.isEmpty } ?? -1))
+            #expect(expected.given == (givenNames.first { !attributes[$0].values.isEmpty } ?? -1))
+            for wanted in ["mail", "sn", "givenname", "jpegphoto", "givenname;x", "s\u{0}", "én", "objectclass"] {
+                let position = Array(wanted.utf8).withUnsafeBufferPointer { name in
+                    attributes.withUnsafeBufferPointer { TierRanker.position(of: name, in: $0) }
+                }
+                #expect(position == (attributes.firstIndex { $0.isNamed(wanted) } ?? -1), "\(wanted) in \(attributes.map(\.name))")
+            }
+        }
+        // Ranking many entries, which finds names inline and looks again past names
+        // without values, keys each as a candidate made alone does.
+        var entries: [LDAPEntry] = []
+        for index in 0..<300 {
+            let attributes = (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                LDAPAttribute(name: ["sn", "SN", "givenName", "givenname", "cn"].randomElement(using: &random)!,
+                              values: Int.random(in: 0..<3, using: &random) == 0 ? [] : [LDAPValue(["Jo", "Ann", "jo", "Ö"].randomElement(using: &random)!)])
+            }
+            entries.append(LDAPEntry(dn: DistinguishedName(rdns: [RelativeDistinguishedName(type: "uid", value: LDAPValue("p\(index)"))]),
+                                     attributes: attributes))
+        }
+        let ranked = Ranking.nameTiers(of: entries, field: nil, name: try! NameQuery("jo")).nameOnly
+        let alone = ranked.map { Candidate(person: $0.person, tier: nil, score: $0.score, values: []) }
+        #expect(alone.sorted(by: Candidate.ranksBefore).map(\.person.dn.string) == ranked.map(\.person.dn.string))
+    }
+
+    @Test("people named alike are ordered by their DNs' bytes, whatever their first RDNs")
+    func tiesBrokenByDN() throws {
+        var random = SeededRandomNumberGenerator(seed: 29)
+        // First RDNs equal, one beginning another, differing after an escape or in a
+        // second value; parents differing or not.
+        let firsts = ["uid=jo", "uid=jo1", "uid=jo10", "uid=jo\\,x", "uid=jo+cn=a", "uid=jo+cn=b", "cn=jo", "uid=j", "uid=jo\\2c"]
+        let parents = ["", ",dc=example", ",dc=example,dc=com", ",ou=a,dc=example", ",dc=ex"]
+        var entries: [LDAPEntry] = []
+        for _ in 0..<400 {
+            let text = firsts.randomElement(using: &random)! + parents.randomElement(using: &random)!
+            var entry = LDAPEntry(dn: try DistinguishedName(parsing: text))
+            entry["givenName"] = [LDAPValue(["Jo", "JO"].randomElement(using: &random)!)]
+            entry["sn"] = [LDAPValue(["Smith", "smith", "Smithson"].randomElement(using: &random)!)]
+            entries.append(entry)
+        }
+        let tiers = Ranking.nameTiers(of: entries, field: nil, name: try NameQuery("jo"))
+        let expected = entries.indices.sorted { lhs, rhs in
+            let left = Array(entries[lhs]["sn"][0].lossyString.lowercased().utf8) + [0]
+                + Array(entries[lhs]["givenName"][0].lossyString.lowercased().utf8) + [0] + Array(entries[lhs].dn.string.utf8)
+            let right = Array(entries[rhs]["sn"][0].lossyString.lowercased().utf8) + [0]
+                + Array(entries[rhs]["givenName"][0].lossyString.lowercased().utf8) + [0] + Array(entries[rhs].dn.string.utf8)
+            return left.lexicographicallyPrecedes(right) || (left == right && lhs < rhs)
+        }
+        #expect(tiers.nameOnly.map(\.person.dn.string) == expected.map { entries[$0].dn.string })
+        #expect(tiers.nameOnly.map(\.person.dn.string) == tiers.nameOnly.sorted(by: Candidate.ranksBefore).map(\.person.dn.string))
+    }
+
     @Test("names of two-byte scalars put together from each scalar's forms are folded and lower-cased as Unicode would")
     func scalarForms() {
         var forms = ScalarForms()
@@ -197,6 +268,33 @@ struct RankingTests {
             let expected = NameCache.formsThroughUnicode(bytes)
             let put = bytes.withUnsafeBufferPointer { forms.forms(of: $0) }
             #expect(put?.folded == expected.folded && put?.lowered == expected.lowered, "\(String(text).debugDescription)")
+        }
+        // Appending to buffers that already hold bytes gives the same forms after them, and
+        // leaves them as they were for names left to Unicode.
+        var cache = NameCache()
+        let others: [Unicode.Scalar] = ["\u{03A3}", "\u{00A0}", "\u{0301}", "山", "€", "\u{1F600}", "ﬁ"]
+        for _ in 0..<5_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0: text.append(others.randomElement(using: &random)!)
+                case 1, 2: text.append(ascii.randomElement(using: &random)!)
+                default: text.append(usable.randomElement(using: &random)!)
+                }
+            }
+            var bytes = Array(String(text).utf8)
+            if Int.random(in: 0..<20, using: &random) == 0 { bytes.insert(0xC3, at: Int.random(in: 0...bytes.count, using: &random)) }
+            let expected = NameCache.formsThroughUnicode(bytes)
+            let before: [UInt8] = Array("x y".utf8)
+            var folded = before, lowered = before
+            bytes.withUnsafeBufferPointer { cache.append($0, folded: &folded, lowered: &lowered) }
+            #expect(folded == before + expected.folded && lowered == before + expected.lowered, "\(bytes)")
+            var scalarFolded = before, scalarLowered = before
+            if bytes.withUnsafeBufferPointer({ forms.append($0, folded: &scalarFolded, lowered: &scalarLowered) }) {
+                #expect(scalarFolded == before + expected.folded && scalarLowered == before + expected.lowered, "\(bytes)")
+            } else {
+                #expect(scalarFolded == before && scalarLowered == before, "\(bytes)")
+            }
         }
         let invalid: [[UInt8]] = [[0xC3], [0xC3, 0x41], [0xC0, 0x80], [0xE2, 0x82, 0xAC], [0x80]]
         for bytes in invalid {

@@ -81,6 +81,27 @@ private func exactParts(of name: DistinguishedName) -> [[String]] {
         #expect(try DistinguishedName(parsing: "cn=" + DistinguishedName.escape(value)).rdn?.attributes[0].value == value)
     }
 
+    @Test func utf8IsTheStringsBytes() {
+        var random = SeededRandom(seed: 4514)
+        let types = ["cn", "uid", "ou", "dc", "2.5.4.3"]
+        let special = Array("a =,+\\#é".utf8)
+        for _ in 0..<2_000 {
+            let name = DistinguishedName(rdns: (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                RelativeDistinguishedName(attributes: (0..<Int.random(in: 1...2, using: &random)).map { _ in
+                    let bytes = (0..<Int.random(in: 0...8, using: &random)).map { _ in
+                        Bool.random(using: &random) ? UInt8.random(in: 0...0xFF, using: &random) : special.randomElement(using: &random)!
+                    }
+                    return AttributeTypeAndValue(type: types.randomElement(using: &random)!, value: LDAPValue(bytes: bytes))
+                })
+            })
+            #expect(name.utf8 == Array(name.string.utf8), "\(name.rdns.map { $0.attributes.map(\.value.bytes) })")
+            if let first = name.rdn {
+                #expect(first.utf8 == Array(first.string.utf8))
+                #expect(name.utf8.starts(with: first.utf8))
+            }
+        }
+    }
+
     // MARK: Parsing
 
     @Test func emptyStringIsTheRoot() throws {
