@@ -208,8 +208,6 @@ struct TierRanker {
     private var loweredScratch: [UInt8] = []
     /// The fold of one name beyond ASCII, while it is matched against the tokens.
     private var foldedScratch: [UInt8] = []
-    /// A sum of what was read ahead of scoring, kept so that the reads are made.
-    private var bytesTouched = 0
     private let count: Int
 
     init(tokens: [[UInt8]], count: Int) {
@@ -368,7 +366,7 @@ struct TierRanker {
             }
             blockStart = blockEnd
         }
-        bytesTouched &+= touched
+        keepReadAhead(touched)
     }
 
     /// Scores `entry`, the `index`th, and writes its key; `positions` are its
@@ -491,8 +489,7 @@ struct TierRanker {
             }
             blockStart += block.count
         }
-        // Kept so that the reads ahead are made.
-        if touched == -1 { firsts.append([]) }
+        keepReadAhead(touched)
         return firsts
     }
 
@@ -658,3 +655,8 @@ extension AddressBook {
         return nil
     }
 }
+
+/// Takes the sum of reads made only to bring memory into the cache ahead of its use, so
+/// that the optimizer cannot leave them out as unused.
+@_optimize(none) @inline(never)
+func keepReadAhead(_ sum: Int) {}
