@@ -129,11 +129,11 @@ extension AddressBook {
             return .notMade(transactionsUnusable: !error.isServerDown && !error.leavesWriteUnknown)
         }
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for entry in entries {
-                    group.addTask { try await self.connection.add(entry, controls: [transaction.control]) }
-                }
-                try await group.waitForAll()
+            // One at a time: the server only queues each add, so its reply comes at once, and
+            // OpenLDAP 2.5 crashes when a connection sends the updates of a transaction while
+            // others of it are still being queued (seen with 2.5.13; python-ldap does the same).
+            for entry in entries {
+                try await connection.add(entry, controls: [transaction.control])
             }
         } catch let error as LDAPError {
             // Nothing is made before the commit. The server refuses an update in a

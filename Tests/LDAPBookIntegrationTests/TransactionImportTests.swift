@@ -139,4 +139,19 @@ struct TransactionImportTests {
             #expect(proxy.writesForwarded == writesBefore + 12, "the commit never arrived: everyone is sent again")
         }
     }
+
+    @Test("Many transactions in a row leave the server running, with everyone added")
+    func manyTransactions() async throws {
+        // A server of its own: OpenLDAP 2.5 crashes when a transaction's updates are sent
+        // while others of it are still being queued, and this must not take others' down.
+        let server = try Slapd(configuration: SlapdConfiguration(suffix: BookDirectory.suffix))
+        defer { server.cleanup() }
+        try await server.start()
+        let book = try await BookDirectory.book(server)
+        let list = try await people(book, count: 1_200, tag: "many")
+        let results = try await book.importPeople(list, transactionSize: 30)
+        #expect(server.isRunning, "the server survived 40 transactions")
+        #expect(added(results).allSatisfy { $0 != nil })
+        #expect(try await BookDirectory.stored(book, server, attributes: ["1.1"]).count == 1_200)
+    }
 }
