@@ -6,6 +6,7 @@ import LDAPKit
 /// same private slapd, in one run. See BENCHMARKS.md.
 ///
 ///     ldapbook-bench [--quick] [--sizes 10000,100000,1000000] [--output FILE] [--work DIR]
+///     ldapbook-bench --only import [--output FILE]   workload 4 alone
 ///     ldapbook-bench generate COUNT FILE      the LDIF of COUNT people
 ///     ldapbook-bench serve COUNT              a loaded slapd to profile against, until stdin closes
 ///     ldapbook-bench rank COUNT [RUNS] [FIELD] ranking alone (by name, or split by FIELD), for a profiler
@@ -93,7 +94,8 @@ do {
     bench.report.paragraph(Report.machine())
     let lookupSize = sizes.contains(100_000) ? 100_000 : sizes.min() ?? 10_000
     var exportRows: [[String]] = []
-    for size in sizes.sorted() {
+    let importOnly = option("--only") == "import"
+    for size in sizes.sorted() where !importOnly {
         let server = try await bench.loadedServer(size)
         if size <= 100_000 {
             try bench.processLookup(size: size, server: server)
@@ -105,11 +107,13 @@ do {
         exportRows.append(try bench.exportRun(size: size, server: server))
         server.cleanup()
     }
-    bench.report.section("5. Export (streamed to /dev/null)",
-                         headers: ["entries", "vCard wall", "vCard entries/s", "vCard peak RSS", "LDIF wall", "LDIF entries/s",
-                                   "LDIF peak RSS", "ldapsearch LDIF wall", "ldapsearch peak RSS"],
-                         rows: exportRows,
-                         note: "Peak RSS is the whole process's high-water mark (VmHWM, read every 2 ms while it runs); target under 64 MB at 1M entries, flat as the size grows.")
+    if !importOnly {
+        bench.report.section("5. Export (streamed to /dev/null)",
+                             headers: ["entries", "vCard wall", "vCard entries/s", "vCard peak RSS", "LDIF wall", "LDIF entries/s",
+                                       "LDIF peak RSS", "ldapsearch LDIF wall", "ldapsearch peak RSS"],
+                             rows: exportRows,
+                             note: "Peak RSS is the whole process's high-water mark (VmHWM, read every 2 ms while it runs); target under 64 MB at 1M entries, flat as the size grows.")
+    }
     try await bench.bulkImport(size: quick ? 2_000 : 100_000)
     bench.report.paragraph("Whole run: \(Int(seconds(ContinuousClock.now - started)).formatted()) seconds.")
 
