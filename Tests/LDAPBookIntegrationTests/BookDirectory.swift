@@ -50,3 +50,15 @@ private actor SharedBookServer {
         return try await task.value
     }
 }
+
+/// Import outcomes as short words, in order: added, updated, unchanged or rejected.
+func words(_ results: [Result<ImportOutcome, any Error>]) -> [String] {
+    results.map { result in
+        switch result {
+        case .success(.added): "added"
+        case .success(.updated): "updated"
+        case .success(.unchanged): "unchanged"
+        case .failure: "rejected"
+        }
+    }
+}

@@ -5,18 +5,6 @@ import Testing
 
 @Suite("Importing many people at once")
 struct PipelinedImportTests {
-    /// Outcomes as short words, in order.
-    private func words(_ results: [Result<ImportOutcome, any Error>]) -> [String] {
-        results.map { result in
-            switch result {
-            case .success(.added): "added"
-            case .success(.updated): "updated"
-            case .success(.unchanged): "unchanged"
-            case .failure: "rejected"
-            }
-        }
-    }
-
     private func people(_ book: AddressBook, count: Int) async throws -> [NewPerson] {
         let email = try await book.field(named: "email")
         let phone = try await book.field(named: "phone")

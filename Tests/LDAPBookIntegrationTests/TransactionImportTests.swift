@@ -66,15 +66,7 @@ struct TransactionImportTests {
             NewPerson(givenName: "Grace", surname: "Hopper-\(tag)"),
         ]
         let results = try await book.importPeople(list, transactionSize: 100)
-        let words = results.map { result -> String in
-            switch result {
-            case .success(.added): "added"
-            case .success(.updated): "updated"
-            case .success(.unchanged): "unchanged"
-            case .failure(let error): "rejected: \(error)"
-            }
-        }
-        #expect(words == ["added", "added", "updated", "added"])
+        #expect(words(results) == ["added", "added", "updated", "added"], "\(results)")
         let stored = try await BookDirectory.stored(book, server, attributes: ["mail", "telephoneNumber"])
         #expect(stored.count == 3)
         #expect(stored.first { $0.strings("mail") == [mail.lossyString] }?.strings("telephoneNumber") == ["+44 20 7946 1815"])
