@@ -419,7 +419,7 @@ struct TierRanker {
         func key(_ item: Item) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: keys[Int(item.keyStart)..<Int(item.keyEnd)])
         }
-        var items = radixSorted(items)
+        var items = sortedOnIntegers(items)
         items.withUnsafeMutableBufferPointer { items in
             // Runs with equal integers, by whole key; the runs of equal keys left are noted.
             var alike: [Range<Int>] = []
@@ -514,6 +514,30 @@ struct TierRanker {
             return order != 0 ? order < 0 : alike[lhs].entry < alike[rhs].entry
         }
         for (offset, index) in order.enumerated() { run[offset] = alike[index] }
+    }
+
+    /// Below this many items, a comparison sort beats the radix sort, whose 2 MB of
+    /// counters cost more to clear than a few thousand items cost to compare.
+    static let radixSortThreshold = 8_192
+
+    /// `items`, which are in input order, sorted on `head` then `tail`, stably: by
+    /// ``radixSorted(_:)`` when there are many, otherwise by ``comparisonSorted(_:)``.
+    static func sortedOnIntegers(_ items: [Item]) -> [Item] {
+        items.count < radixSortThreshold ? comparisonSorted(items) : radixSorted(items)
+    }
+
+    /// `items`, which are in input order, sorted on `head` then `tail`, stably: equal
+    /// integers are left in input order by comparing positions last.
+    static func comparisonSorted(_ items: [Item]) -> [Item] {
+        var items = items
+        items.withUnsafeMutableBufferPointer { items in
+            items.sort { lhs, rhs in
+                if lhs.head != rhs.head { return lhs.head < rhs.head }
+                if lhs.tail != rhs.tail { return lhs.tail < rhs.tail }
+                return lhs.entry < rhs.entry
+            }
+        }
+        return items
     }
 
     /// `items` sorted on `head` then `tail`, stably: a least-significant-digit radix sort

@@ -301,5 +301,24 @@ struct RankingTests {
             #expect(bytes.withUnsafeBufferPointer({ forms.forms(of: $0) }) == nil)
         }
     }
+
+    @Test("the comparison sort and the radix sort put items in the same order, ties in input order",
+          arguments: [2, 500, TierRanker.radixSortThreshold + 1])
+    func integerSortsAgree(count: Int) {
+        var random = SeededRandomNumberGenerator(seed: UInt64(count))
+        // Few distinct integers, so that most items tie with others.
+        let items = (0..<count).map { index in
+            TierRanker.Item(head: UInt64.random(in: 0..<4, using: &random) << 56 | UInt64.random(in: 0..<3, using: &random),
+                            tail: UInt64.random(in: 0..<3, using: &random) << 48, keyStart: 0, keyEnd: 0,
+                            entry: UInt32(index), match: .both, exactMatches: 0)
+        }
+        func order(_ items: [TierRanker.Item]) -> [UInt32] { items.map(\.entry) }
+        let expected = order(items.enumerated().sorted { lhs, rhs in
+            (lhs.element.head, lhs.element.tail, lhs.offset) < (rhs.element.head, rhs.element.tail, rhs.offset)
+        }.map(\.element))
+        #expect(order(TierRanker.comparisonSorted(items)) == expected)
+        #expect(order(TierRanker.radixSorted(items)) == expected)
+        #expect(order(TierRanker.sortedOnIntegers(items)) == expected)
+    }
 }
 
