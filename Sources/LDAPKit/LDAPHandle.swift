@@ -83,6 +83,11 @@ final class LDAPHandle {
             }
         }
         try handle.bind(configuration.authentication)
+        // After the bind, when nothing is left to read: buffered reads from here on.
+        guard cldap_add_readahead(session) == 0 else {
+            throw LDAPError(.localError, message: "could not set up buffered reading", operation: "connect",
+                            server: handle.servers)
+        }
         return handle
     }
 
