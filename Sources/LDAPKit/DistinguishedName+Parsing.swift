@@ -44,6 +44,43 @@ extension DistinguishedName {
         var parser = DistinguishedNameParser(bytes: bytes)
         self.init(rdns: try parser.parseDistinguishedName())
     }
+
+    /// Parses a DN from its UTF-8 bytes as ``init(parsingUTF8:)`` does, taking its parent's
+    /// RDNs from `parents` when the text after the first RDN is the one parsed last: the
+    /// entries of a search mostly share a parent, whose RDNs are then parsed and stored once.
+    init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>, parents: inout ParentCache) throws(LDAPError) {
+        if bytes.isEmpty {
+            self = .root
+            return
+        }
+        var parser = DistinguishedNameParser(bytes: bytes)
+        let first = try parser.parseRelativeDistinguishedName()
+        guard !parser.isAtEnd else {
+            self.init(rdns: [first])
+            return
+        }
+        // The parser stopped at the separator; the parent is all that follows it.
+        let parent = UnsafeBufferPointer(rebasing: bytes[(parser.index + 1)...])
+        if !parents.text.elementsEqual(parent) || parents.rdns.isEmpty {
+            var parentParser = DistinguishedNameParser(bytes: parent)
+            parents.rdns = try parentParser.parseDistinguishedName()
+            parents.text = Array(parent)
+        }
+        var rdns: [RelativeDistinguishedName] = []
+        rdns.reserveCapacity(parents.rdns.count + 1)
+        rdns.append(first)
+        rdns.append(contentsOf: parents.rdns)
+        self.init(rdns: rdns)
+    }
+
+    /// The text and RDNs of the parent DN parsed last, for
+    /// ``init(parsingUTF8:parents:)``.
+    struct ParentCache {
+        /// The parent's text, as it followed the first RDN's separator.
+        var text: [UInt8] = []
+        /// Its RDNs; empty until a parent is parsed.
+        var rdns: [RelativeDistinguishedName] = []
+    }
 }
 
 extension RelativeDistinguishedName {
@@ -74,7 +111,7 @@ private struct DistinguishedNameParser {
         self.bytes = bytes
     }
 
-    private var isAtEnd: Bool { index == bytes.count }
+    var isAtEnd: Bool { index == bytes.count }
 
     /// RDNs separated by `,` or `;`, up to the end of the text.
     mutating func parseDistinguishedName() throws(LDAPError) -> [RelativeDistinguishedName] {
@@ -96,7 +133,7 @@ private struct DistinguishedNameParser {
     }
 
     /// Pairs separated by `+`; stops at the end or at `,` or `;`.
-    private mutating func parseRelativeDistinguishedName() throws(LDAPError) -> RelativeDistinguishedName {
+    mutating func parseRelativeDistinguishedName() throws(LDAPError) -> RelativeDistinguishedName {
         var pairs = [try parseAttributeTypeAndValue()]
         while !isAtEnd, bytes[index] == UInt8(ascii: "+") {
             index += 1

@@ -13,6 +13,8 @@ final class LDAPHandle {
     let ld: OpaquePointer
     /// The URI list the session was created with, for error messages.
     let servers: String
+    /// The parent DN of the last entry decoded, shared by the next entries under it.
+    private var parentDNs = DistinguishedName.ParentCache()
 
     private init(ld: OpaquePointer, servers: String) {
         self.ld = ld
@@ -278,7 +280,7 @@ final class LDAPHandle {
             // An ASCII DN (most are) is parsed from the message's bytes; any other is
             // decoded as a string first, which repairs bytes that are not UTF-8.
             if dnBytes.allSatisfy({ $0 < 0x80 }) {
-                dn = try DistinguishedName(parsingUTF8: dnBytes)
+                dn = try DistinguishedName(parsingUTF8: dnBytes, parents: &parentDNs)
             } else {
                 dn = try DistinguishedName(parsing: String(decoding: dnBytes, as: UTF8.self))
             }

@@ -26,4 +26,47 @@ struct DistinguishedNameBytesTests {
         let fromString = #expect(throws: LDAPError.self) { try DistinguishedName(parsing: text) }
         #expect(fromBytes == fromString)
     }
+
+    @Test("DNs parsed in a row with a parent cache parse as they do alone, whatever their parents")
+    func parentCache() throws {
+        let texts = [
+            "uid=a,ou=people,dc=example", "uid=b,ou=people,dc=example", "cn=Smith\\, John+uid=js,ou=people,dc=example",
+            "dc=example", "uid=c,ou=people,dc=example", "uid=d, ou=people,dc=example", "uid=e,ou=People,dc=example",
+            "cn=\"quoted, value\",ou=people,dc=example", "uid=f;ou=people,dc=example", "", "uid=g,ou=people,dc=example",
+        ]
+        var parents = DistinguishedName.ParentCache()
+        var parsed: [DistinguishedName] = []
+        for text in texts {
+            var utf8 = Array(text.utf8)
+            let dn = try utf8.withUnsafeMutableBufferPointer {
+                try DistinguishedName(parsingUTF8: UnsafeBufferPointer($0), parents: &parents)
+            }
+            let alone = try DistinguishedName(parsing: text)
+            #expect(dn == alone, "\(text)")
+            #expect(dn.string == alone.string, "\(text)")
+            parsed.append(dn)
+        }
+        // Entries under one parent share its parsed RDNs rather than holding copies.
+        func storage(_ dn: DistinguishedName) -> UnsafeRawPointer? {
+            dn.rdns[1].attributes.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        #expect(storage(parsed[0]) == storage(parsed[1]))
+        #expect(storage(parsed[0]) == storage(parsed[2]))
+        #expect(storage(parsed[4]) == storage(parsed[0]), "a DN without a parent leaves the cache as it was")
+        #expect(storage(parsed[5]) != storage(parsed[0]), "a parent written differently is parsed again")
+    }
+
+    @Test("A parent that is no DN throws, and the next DN still parses", arguments: ["uid=a,", "uid=a,ou", "uid=a,=x"])
+    func parentCacheError(_ text: String) throws {
+        var parents = DistinguishedName.ParentCache()
+        var utf8 = Array(text.utf8)
+        #expect(throws: LDAPError.self) {
+            try utf8.withUnsafeMutableBufferPointer { try DistinguishedName(parsingUTF8: UnsafeBufferPointer($0), parents: &parents) }
+        }
+        var next = Array("uid=b,dc=example".utf8)
+        let dn = try next.withUnsafeMutableBufferPointer {
+            try DistinguishedName(parsingUTF8: UnsafeBufferPointer($0), parents: &parents)
+        }
+        #expect(dn == (try DistinguishedName(parsing: "uid=b,dc=example")))
+    }
 }
