@@ -7,6 +7,7 @@ import LDAPKit
 ///
 ///     ldapbook-bench [--quick] [--sizes 10000,100000,1000000] [--output FILE] [--work DIR]
 ///     ldapbook-bench --only import [--output FILE]   workload 4 alone
+///     ldapbook-bench --only reads [--sizes ...]     every workload but 4
 ///     ldapbook-bench generate COUNT FILE      the LDIF of COUNT people
 ///     ldapbook-bench serve COUNT              a loaded slapd to profile against, until stdin closes
 ///     ldapbook-bench rank COUNT [RUNS] [FIELD] ranking alone (by name, or split by FIELD), for a profiler
@@ -95,6 +96,7 @@ do {
     let lookupSize = sizes.contains(100_000) ? 100_000 : sizes.min() ?? 10_000
     var exportRows: [[String]] = []
     let importOnly = option("--only") == "import"
+    let readsOnly = option("--only") == "reads"
     for size in sizes.sorted() where !importOnly {
         let server = try await bench.loadedServer(size)
         if size <= 100_000 {
@@ -114,7 +116,9 @@ do {
                              rows: exportRows,
                              note: "Peak RSS is the whole process's high-water mark (VmHWM, read every 2 ms while it runs); target under 64 MB at 1M entries, flat as the size grows.")
     }
-    try await bench.bulkImport(size: quick ? 2_000 : 100_000)
+    if !readsOnly {
+        try await bench.bulkImport(size: quick ? 2_000 : 100_000)
+    }
     bench.report.paragraph("Whole run: \(Int(seconds(ContinuousClock.now - started)).formatted()) seconds.")
 
     let output = URL(fileURLWithPath: option("--output") ?? work.appendingPathComponent("results.md").path)
