@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import LDAPKit
 
 /// The people found for a field and a name, ranked (the spec's tiers):
@@ -134,31 +136,51 @@ extension Ranking {
     public static func nameTiers(of entries: [LDAPEntry], field: Field?, name: NameQuery)
         -> (fieldAndName: [Candidate], nameOnly: [Candidate])
     {
-        var ranker = TierRanker(tokens: name.tokens.map { Array(NameScore.fold($0).utf8) }, count: entries.count)
-        var values = [[LDAPValue]]()
+        // Many entries are scored in parts, on as many cores: reading them waits on memory,
+        // and each core waits on its own.
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4, entries.count / TierRanker.entriesPerPart))
+        return nameTiers(of: entries, field: field, name: name, parts: parts,
+                         minimumConcurrentSort: parts > 1 ? TierRanker.entriesPerPart : nil)
+    }
+
+    /// ``nameTiers(of:field:name:)`` with the entries scored in `parts` parts at once, and
+    /// the two tiers sorted at once when both have `minimumConcurrentSort` entries or more.
+    static func nameTiers(of entries: [LDAPEntry], field: Field?, name: NameQuery, parts: Int, minimumConcurrentSort: Int?)
+        -> (fieldAndName: [Candidate], nameOnly: [Candidate])
+    {
+        precondition(parts >= 1, "at least one part")
+        let tokens = name.tokens.map { Array(NameScore.fold($0).utf8) }
+        // A field stored in an attribute of its own is found as names are.
+        let attribute = field.flatMap { field in
+            field.customKey == nil ? Array(field.attribute.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
+        }
+        var values = field == nil ? [] : [[LDAPValue]](repeating: [], count: entries.count)
+        // Each part has its own ranker; they are put together in input order.
+        var rankers = (0..<parts).map { part in
+            TierRanker(tokens: tokens, count: TierRanker.part(part, of: parts, count: entries.count).count)
+        }
         // Only the attributes are read: the DN is not touched until a tie needs it. The
         // field's values are looked up as each entry is scored, while its attributes are
         // in the cache.
         entries.withUnsafeBufferPointer { entries in
-            if let field {
-                values = [[LDAPValue]](repeating: [], count: entries.count)
-                // A field stored in an attribute of its own is found as names are.
-                let attribute = field.customKey == nil ? Array(field.attribute.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
-                values.withUnsafeMutableBufferPointer { values in
-                    ranker.add(entries, fieldAttribute: attribute) { index, position in
-                        if attribute == nil {
-                            values[index] = field.values(in: entries[index])
-                        } else if position >= 0 {
-                            values[index] = entries[index].attributes.withUnsafeBufferPointer { $0[position].values }
-                        }
-                        return !values[index].isEmpty
+            values.withUnsafeMutableBufferPointer { values in
+                rankers.withUnsafeMutableBufferPointer { rankers in
+                    let scoring = PartScoring(entries: entries, values: values, rankers: rankers, field: field, attribute: attribute)
+                    if parts == 1 {
+                        scoring.score(0)
+                    } else {
+                        DispatchQueue.concurrentPerform(iterations: parts, execute: scoring.score)
                     }
                 }
-            } else {
-                ranker.add(entries, fieldAttribute: nil) { _, _ in false }
             }
         }
-        let (first, second) = entries.withUnsafeBufferPointer { ranker.sorted(entries: $0) }
+        var ranker = rankers[0]
+        for part in 1..<parts {
+            ranker.append(rankers[part], entryOffset: TierRanker.part(part, of: parts, count: entries.count).lowerBound)
+        }
+        let (first, second) = entries.withUnsafeBufferPointer {
+            ranker.sorted(entries: $0, concurrentlyFrom: minimumConcurrentSort)
+        }
         // Candidates are made in rank order without reading an entry: they refer to them.
         let source = CandidateSource(entries: entries, values: values, keys: ranker.keyBytes)
         func candidates(_ items: [TierRanker.Item], tier: Tier?) -> [Candidate] {
@@ -170,6 +192,33 @@ extension Ranking {
         }
         guard field != nil else { return ([], candidates(second, tier: nil)) }
         return (candidates(first, tier: .fieldAndName), candidates(second, tier: .nameOnly))
+    }
+}
+
+/// One ranking's entries scored in parts, each part by its own ranker: a part writes only
+/// its ranker and the field values of its own entries, so parts can be scored at once.
+private struct PartScoring: @unchecked Sendable {
+    let entries: UnsafeBufferPointer<LDAPEntry>
+    /// Each entry's values of the field, when there is one.
+    let values: UnsafeMutableBufferPointer<[LDAPValue]>
+    let rankers: UnsafeMutableBufferPointer<TierRanker>
+    let field: Field?
+    /// The lower-cased name of the attribute that holds the field, if it has one of its own.
+    let attribute: [UInt8]?
+
+    /// Scores the entries of part `part`.
+    func score(_ part: Int) {
+        let range = TierRanker.part(part, of: rankers.count, count: entries.count)
+        rankers[part].add(UnsafeBufferPointer(rebasing: entries[range]), fieldAttribute: attribute) { index, position in
+            guard let field else { return false }
+            let entry = range.lowerBound + index
+            if attribute == nil {
+                values[entry] = field.values(in: entries[entry])
+            } else if position >= 0 {
+                values[entry] = entries[entry].attributes.withUnsafeBufferPointer { $0[position].values }
+            }
+            return !values[entry].isEmpty
+        }
     }
 }
 
@@ -209,6 +258,30 @@ struct TierRanker {
     /// The fold of one name beyond ASCII, while it is matched against the tokens.
     private var foldedScratch: [UInt8] = []
     private let count: Int
+
+    /// The fewest entries worth a part, and a thread, of their own.
+    static let entriesPerPart = 16_384
+
+    /// The positions of the entries of part `part` of `parts`, of `count` in all.
+    static func part(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
+        (count * part / parts)..<(count * (part + 1) / parts)
+    }
+
+    /// Adds the items and keys of `other`, which scored the entries that follow this one's,
+    /// the first of them at `entryOffset`: as if this ranker had scored them itself.
+    mutating func append(_ other: TierRanker, entryOffset: Int) {
+        let keyOffset = UInt32(keyBytes.count)
+        keyBytes += other.keyBytes
+        func moved(_ item: Item) -> Item {
+            var item = item
+            item.keyStart += keyOffset
+            item.keyEnd += keyOffset
+            item.entry += UInt32(entryOffset)
+            return item
+        }
+        withField += other.withField.map(moved)
+        withoutField += other.withoutField.map(moved)
+    }
 
     init(tokens: [[UInt8]], count: Int) {
         self.tokens = tokens
@@ -403,10 +476,30 @@ struct TierRanker {
     }
 
     /// The entries with the field and those without, each in rank order; `dn` gives an
-    /// entry's DN for the last tie-break.
-    func sorted(entries: UnsafeBufferPointer<LDAPEntry>) -> ([Item], [Item]) {
+    /// entry's DN for the last tie-break. The two tiers are sorted at once when both have
+    /// `minimumConcurrent` items or more.
+    func sorted(entries: UnsafeBufferPointer<LDAPEntry>, concurrentlyFrom minimumConcurrent: Int? = nil) -> ([Item], [Item]) {
         keyBytes.withUnsafeBufferPointer { keys in
-            (Self.sort(withField, keys: keys, entries: entries), Self.sort(withoutField, keys: keys, entries: entries))
+            guard let minimumConcurrent, min(withField.count, withoutField.count) >= max(minimumConcurrent, 1) else {
+                return (Self.sort(withField, keys: keys, entries: entries), Self.sort(withoutField, keys: keys, entries: entries))
+            }
+            var tiers = [withField, withoutField]
+            tiers.withUnsafeMutableBufferPointer { tiers in
+                let sorting = TierSorting(tiers: tiers, keys: keys, entries: entries)
+                DispatchQueue.concurrentPerform(iterations: 2, execute: sorting.sort)
+            }
+            return (tiers[0], tiers[1])
+        }
+    }
+
+    /// Two tiers sorted at once, each by its own thread, which writes only that tier.
+    private struct TierSorting: @unchecked Sendable {
+        let tiers: UnsafeMutableBufferPointer<[Item]>
+        let keys: UnsafeBufferPointer<UInt8>
+        let entries: UnsafeBufferPointer<LDAPEntry>
+
+        func sort(_ tier: Int) {
+            tiers[tier] = TierRanker.sort(tiers[tier], keys: keys, entries: entries)
         }
     }
 

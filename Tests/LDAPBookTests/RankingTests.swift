@@ -116,8 +116,9 @@ struct RankingTests {
         #expect(token.withUnsafeBufferPointer { token in name.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) } } == nil)
     }
 
-    @Test("ranking many entries at once gives the order of comparing candidates one pair at a time")
-    func nameTiersMatchPairwiseOrder() throws {
+    @Test("ranking many entries at once gives the order of comparing candidates one pair at a time, in one part or several",
+          arguments: zip([1, 2, 3], [nil, 1, 500] as [Int?]))
+    func nameTiersMatchPairwiseOrder(parts: Int, minimumConcurrentSort: Int?) throws {
         var random = SeededRandomNumberGenerator(seed: 11)
         let givenPool = ["Jo", "jo", "John", "JOHANNA", "Jörg", "Joe  ", " jo hn", "Jo\u{308}rg", "Anna", "ﬁona", "Jo", "Ada", "Ōta", "jo"]
         let surnamePool = ["Jones", "jones", "Jo", "Johansson", "Müller", "Mueller", "Joyce", "Smith", "Ó Briain", "Jo", "山田"]
@@ -134,7 +135,8 @@ struct RankingTests {
         let email = try FieldRegistry(schema: nil).field(named: "email")
         for query in ["jo", "jo jones", "JÖRG müller", "fi", "山", "a b c"] {
             let name = try NameQuery(query)
-            let tiers = Ranking.nameTiers(of: entries, field: email, name: name)
+            let tiers = Ranking.nameTiers(of: entries, field: email, name: name, parts: parts,
+                                          minimumConcurrentSort: minimumConcurrentSort)
 
             // The reference: every candidate made alone, then sorted by comparing pairs,
             // with the tie-break written out from its definition.
