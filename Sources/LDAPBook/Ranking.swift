@@ -118,11 +118,11 @@ extension AddressBook {
     ///   - base: where to search; `nil` means the connection's default base.
     public func rank(field: Field?, name: NameQuery, base: DistinguishedName? = nil) async throws -> Ranking {
         let attributes = Person.attributes(for: field.map { [$0] } ?? [])
-        var entries: [LDAPEntry] = []
+        var stream = NameTierStream(field: field, name: name)
         for try await entry in connection.search(base: base, filter: name.filter, attributes: attributes) {
-            entries.append(entry)
+            stream.append(entry)
         }
-        let tiers = Ranking.nameTiers(of: entries, field: field, name: name)
+        let tiers = stream.finish()
         return Ranking(
             query: name, field: field, fieldAndName: tiers.fieldAndName, nameOnly: tiers.nameOnly,
             fieldOnly: field.map { FieldOnlyCursor(connection: connection, base: base, field: $0, query: name) })
@@ -178,6 +178,12 @@ extension Ranking {
         for part in 1..<parts {
             ranker.append(rankers[part], entryOffset: TierRanker.part(part, of: parts, count: entries.count).lowerBound)
         }
+        return tiers(of: ranker, entries: entries, values: values, field: field, minimumConcurrentSort: minimumConcurrentSort)
+    }
+
+    /// The two tiers of what `ranker` scored: `entries`, and each one's `values` of `field`.
+    static func tiers(of ranker: TierRanker, entries: [LDAPEntry], values: [[LDAPValue]], field: Field?,
+                      minimumConcurrentSort: Int?) -> (fieldAndName: [Candidate], nameOnly: [Candidate]) {
         let (first, second) = entries.withUnsafeBufferPointer {
             ranker.sorted(entries: $0, concurrentlyFrom: minimumConcurrentSort)
         }
@@ -212,12 +218,72 @@ private struct PartScoring: @unchecked Sendable {
         rankers[part].add(UnsafeBufferPointer(rebasing: entries[range]), fieldAttribute: attribute) { index, position in
             guard let field else { return false }
             let entry = range.lowerBound + index
-            if attribute == nil {
-                values[entry] = field.values(in: entries[entry])
-            } else if position >= 0 {
-                values[entry] = entries[entry].attributes.withUnsafeBufferPointer { $0[position].values }
-            }
+            values[entry] = Self.values(of: field, in: entries.baseAddress! + entry, attribute: attribute, at: position)
             return !values[entry].isEmpty
+        }
+    }
+
+    /// The values of `field` in `entry`; `position` is that of the first attribute named
+    /// `attribute` (`-1` for none) when the field has an attribute of its own.
+    static func values(of field: Field, in entry: UnsafePointer<LDAPEntry>, attribute: [UInt8]?, at position: Int) -> [LDAPValue] {
+        if attribute == nil { return field.values(in: entry.pointee) }
+        guard position >= 0 else { return [] }
+        return entry.pointee.attributes.withUnsafeBufferPointer { $0[position].values }
+    }
+}
+
+/// Ranks a search's entries into the name tiers as they arrive: every ``batchSize`` entries
+/// are scored as soon as they are in, while the next ones are still on their way, so that
+/// only the sort is left when the last arrives. The tiers are those of
+/// ``Ranking/nameTiers(of:field:name:)``.
+struct NameTierStream {
+    /// How many entries are scored at a time.
+    static let batchSize = 1_024
+
+    private let field: Field?
+    /// The lower-cased name of the attribute that holds the field, if it has one of its own.
+    private let attribute: [UInt8]?
+    private var ranker: TierRanker
+    private var entries: [LDAPEntry] = []
+    /// Each scored entry's values of the field, when there is one.
+    private var values: [[LDAPValue]] = []
+
+    /// A stream ranking people by `name`, split by whether they have `field`.
+    init(field: Field?, name: NameQuery) {
+        self.field = field
+        attribute = field.flatMap { field in
+            field.customKey == nil ? Array(field.attribute.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
+        }
+        ranker = TierRanker(tokens: name.tokens.map { Array(NameScore.fold($0).utf8) }, count: 0)
+    }
+
+    /// Takes the next entry.
+    mutating func append(_ entry: LDAPEntry) {
+        entries.append(entry)
+        if entries.count - ranker.scored >= Self.batchSize { scoreArrived() }
+    }
+
+    /// The tiers of every entry taken.
+    mutating func finish() -> (fieldAndName: [Candidate], nameOnly: [Candidate]) {
+        scoreArrived()
+        let concurrentSort = entries.count >= 2 * TierRanker.entriesPerPart ? TierRanker.entriesPerPart : nil
+        return Ranking.tiers(of: ranker, entries: entries, values: values, field: field, minimumConcurrentSort: concurrentSort)
+    }
+
+    private mutating func scoreArrived() {
+        let start = ranker.scored
+        guard start < entries.count else { return }
+        if field != nil { values += repeatElement([], count: entries.count - start) }
+        let field = field, attribute = attribute
+        entries.withUnsafeBufferPointer { entries in
+            values.withUnsafeMutableBufferPointer { values in
+                ranker.add(UnsafeBufferPointer(rebasing: entries[start...]), fieldAttribute: attribute, entryOffset: start) { index, position in
+                    guard let field else { return false }
+                    let entry = start + index
+                    values[entry] = PartScoring.values(of: field, in: entries.baseAddress! + entry, attribute: attribute, at: position)
+                    return !values[entry].isEmpty
+                }
+            }
         }
     }
 }
@@ -258,6 +324,9 @@ struct TierRanker {
     /// The fold of one name beyond ASCII, while it is matched against the tokens.
     private var foldedScratch: [UInt8] = []
     private let count: Int
+
+    /// How many entries have been scored.
+    var scored: Int { withField.count + withoutField.count }
 
     /// The fewest entries worth a part, and a thread, of their own.
     static let entriesPerPart = 16_384
@@ -372,9 +441,11 @@ struct TierRanker {
     /// sixteen before the next: those reads do not wait for one another.
     ///
     /// `fieldAttribute` is the lower-cased name of the attribute holding the field, if it
-    /// has one of its own; `withField` is given each entry's position and that of the
-    /// first attribute so named (`-1` for none) and tells whether it has the field.
-    mutating func add(_ entries: UnsafeBufferPointer<LDAPEntry>, fieldAttribute: [UInt8]?,
+    /// has one of its own; `withField` is given each entry's position in `entries` and that
+    /// of the first attribute so named (`-1` for none) and tells whether it has the field.
+    /// The items record positions `entryOffset` further on, as if `entries` followed that
+    /// many others.
+    mutating func add(_ entries: UnsafeBufferPointer<LDAPEntry>, fieldAttribute: [UInt8]?, entryOffset: Int = 0,
                       withField: (_ index: Int, _ attribute: Int) -> Bool) {
         let blockSize = 16
         var positions = [(surname: Int, given: Int)](repeating: (-1, -1), count: blockSize)
@@ -435,7 +506,8 @@ struct TierRanker {
                 }
             }
             for index in blockStart..<blockEnd {
-                add(entries.baseAddress! + index, at: index, withField: fields[index - blockStart], positions: positions[index - blockStart])
+                add(entries.baseAddress! + index, at: entryOffset + index, withField: fields[index - blockStart],
+                    positions: positions[index - blockStart])
             }
             blockStart = blockEnd
         }

@@ -116,22 +116,53 @@ struct RankingTests {
         #expect(token.withUnsafeBufferPointer { token in name.withUnsafeBufferPointer { NameScore.asciiStrength(of: token, in: $0) } } == nil)
     }
 
-    @Test("ranking many entries at once gives the order of comparing candidates one pair at a time, in one part or several",
-          arguments: zip([1, 2, 3], [nil, 1, 500] as [Int?]))
-    func nameTiersMatchPairwiseOrder(parts: Int, minimumConcurrentSort: Int?) throws {
+    /// People with zero to two given names and surnames each, alike in many ways, half with mail.
+    static func randomEntries(_ count: Int) throws -> [LDAPEntry] {
         var random = SeededRandomNumberGenerator(seed: 11)
         let givenPool = ["Jo", "jo", "John", "JOHANNA", "Jörg", "Joe  ", " jo hn", "Jo\u{308}rg", "Anna", "ﬁona", "Jo", "Ada", "Ōta", "jo"]
         let surnamePool = ["Jones", "jones", "Jo", "Johansson", "Müller", "Mueller", "Joyce", "Smith", "Ó Briain", "Jo", "山田"]
         var entries: [LDAPEntry] = []
-        for index in 0..<2_000 {
+        for index in 0..<count {
             var entry = LDAPEntry(dn: try DistinguishedName(parsing: "uid=p\(Int.random(in: 0..<600, using: &random))-\(index),dc=example"))
             let givenCount = Int.random(in: 0...2, using: &random)
             let surnameCount = Int.random(in: 0...2, using: &random)
             entry["givenName"] = (0..<givenCount).map { _ in LDAPValue(givenPool.randomElement(using: &random)!) }
             entry["sn"] = (0..<surnameCount).map { _ in LDAPValue(surnamePool.randomElement(using: &random)!) }
             if Bool.random(using: &random) { entry["mail"] = [LDAPValue("p\(index)@example.com")] }
+            if Bool.random(using: &random) { entry["ldapbookCustomField"] = [LDAPValue("pager=\(index)")] }
             entries.append(entry)
         }
+        return entries
+    }
+
+    @Test("entries ranked as they arrive, a batch at a time, rank as they do all at once", arguments: ["email", "pager", nil])
+    func streamMatchesAllAtOnce(fieldName: String?) throws {
+        let entries = try Self.randomEntries(NameTierStream.batchSize * 2 + 300)
+        // "pager" is a custom field here, kept in ldapbookCustomField, to be found among the values.
+        let field = try fieldName.map { name in
+            name == "pager"
+                ? Field(name: name, attribute: "ldapbookCustomField", kind: .text, isSingleValued: false, origin: .custom, customKey: name)
+                : try FieldRegistry(schema: nil).field(named: name)
+        }
+        for query in ["jo", "jo jones", "JÖRG müller"] {
+            let name = try NameQuery(query)
+            var stream = NameTierStream(field: field, name: name)
+            for entry in entries { stream.append(entry) }
+            let streamed = stream.finish()
+            let atOnce = Ranking.nameTiers(of: entries, field: field, name: name)
+            func summary(_ candidates: [Candidate]) -> [String] {
+                candidates.map { "\($0.person.dn.string) \($0.score) \(String(describing: $0.tier)) \($0.values)" }
+            }
+            #expect(summary(streamed.fieldAndName) == summary(atOnce.fieldAndName), "\(query)")
+            #expect(summary(streamed.nameOnly) == summary(atOnce.nameOnly), "\(query)")
+            if field != nil { #expect(!streamed.fieldAndName.isEmpty && !streamed.nameOnly.isEmpty) }
+        }
+    }
+
+    @Test("ranking many entries at once gives the order of comparing candidates one pair at a time, in one part or several",
+          arguments: zip([1, 2, 3], [nil, 1, 500] as [Int?]))
+    func nameTiersMatchPairwiseOrder(parts: Int, minimumConcurrentSort: Int?) throws {
+        let entries = try Self.randomEntries(2_000)
         let email = try FieldRegistry(schema: nil).field(named: "email")
         for query in ["jo", "jo jones", "JÖRG müller", "fi", "山", "a b c"] {
             let name = try NameQuery(query)
