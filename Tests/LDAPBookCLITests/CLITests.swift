@@ -141,6 +141,11 @@ struct CLITests {
         let nameDocument = try #require(try JSONSerialization.jsonObject(with: Data(names.stdout.utf8)) as? [String: Any])
         #expect(nameDocument["field"] is NSNull)
         #expect((nameDocument["matches"] as? [[String: Any]])?.count == 2)
+
+        // Name matches beyond the limit are "more matches", not field-only ones: there is no field.
+        let table = try CLI.run(["find", "ada", "--limit", "1"] + CLI.connectionArguments(server, base: base))
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.hasSuffix("(more matches; raise --limit)\n"), "\(table.stdout)")
     }
 
     @Test("find's table explains the ranking and never lets directory data drive the terminal")

@@ -85,7 +85,7 @@ enum Find {
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
         if matches.isEmpty { text = "no match\n" }
-        if more { text += "(more field-only matches; raise --limit)\n" }
+        if more { text += "(more matches; raise --limit)\n" }
         return text
     }
 
