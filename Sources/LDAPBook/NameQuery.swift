@@ -27,14 +27,15 @@ public struct NameQuery: Sendable, Hashable, CustomStringConvertible {
         guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) else {
             throw AddressBookError(.invalidName, "a name must not contain control characters")
         }
-        let words: (String) -> [String] = { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+        // Commas separate words as white space does, once the first has told which name is last.
+        let words: (Substring) -> [String] = { $0.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init) }
         if let comma = text.firstIndex(of: ","), !text[text.index(after: comma)...].allSatisfy(\.isWhitespace) {
-            let last = words(String(text[..<comma]))
-            let first = words(String(text[text.index(after: comma)...]).replacingOccurrences(of: ",", with: " "))
+            let last = words(text[..<comma])
+            let first = words(text[text.index(after: comma)...])
             tokens = first + last
             isSurnameFirst = !last.isEmpty
         } else {
-            tokens = words(text.replacingOccurrences(of: ",", with: " "))
+            tokens = words(text[...])
             isSurnameFirst = false
         }
         guard !tokens.isEmpty else {
