@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension DistinguishedName {
     /// Parses the RFC 4514 string form of a DN, such as
     /// `cn=Ada Lovelace,ou=people,dc=example,dc=com`.
@@ -61,7 +67,10 @@ extension DistinguishedName {
         }
         // The parser stopped at the separator; the parent is all that follows it.
         let parent = UnsafeBufferPointer(rebasing: bytes[(parser.index + 1)...])
-        if !parents.text.elementsEqual(parent) || parents.rdns.isEmpty {
+        let sameParent = parents.text.count == parent.count && parents.text.withUnsafeBytes { known in
+            known.count == 0 || memcmp(known.baseAddress!, parent.baseAddress!, known.count) == 0
+        }
+        if !sameParent || parents.rdns.isEmpty {
             var parentParser = DistinguishedNameParser(bytes: parent)
             parents.rdns = try parentParser.parseDistinguishedName()
             parents.text = Array(parent)
