@@ -118,11 +118,19 @@ final class CommandLinePresenter: ReachPresenter {
             answer.value = LDAPValue(value)
         }
         let valueMissing = request.needsValue && answer.value == nil
-        let namesUnconfirmed = request.needsName && answers.givenName == nil && answers.surname == nil && !answers.noInput
+        // Names guessed from the query are only a suggestion: someone found by the field alone
+        // is someone else until the user says what to call them, here or with --given/--surname.
+        let namesUnconfirmed = request.needsName && answers.givenName == nil && answers.surname == nil
         guard valueMissing || namesUnconfirmed else { return answer }
 
         let person = request.person.displayName
-        let prompter = try askOrFail("\(request.field.name) for \(person) (answer with --value)")
+        var missing: [String] = []
+        if namesUnconfirmed {
+            missing.append("the names to add to \(person), who has \(request.field.name) but another name "
+                + "(answer with --given and --surname)")
+        }
+        if valueMissing { missing.append("\(request.field.name) for \(person) (answer with --value)") }
+        let prompter = try askOrFail(missing.joined(separator: "; "))
         var fields: [FormField] = []
         if request.needsName {
             fields.append(FormField(label: "First name", value: answer.givenName ?? ""))
