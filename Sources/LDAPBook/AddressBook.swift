@@ -179,6 +179,12 @@ public final class AddressBook: Sendable {
     ///   (nothing is sent), or ``LDAPKit/LDAPError`` from the server.
     @discardableResult
     public func add(_ newPerson: NewPerson) async throws -> Person {
+        try await add(newPerson, firstName: nil)
+    }
+
+    /// ``add(_:)``, trying `firstName` first when it is given (the RDN ``entry(for:)`` found
+    /// free a moment ago), so that it is not looked for again.
+    func add(_ newPerson: NewPerson, firstName: RelativeDistinguishedName?) async throws -> Person {
         var entry = try draftEntry(for: newPerson)
         let surname = newPerson.surname.trimmingWhitespace()
         let base = try peopleBase()
@@ -187,7 +193,12 @@ public final class AddressBook: Sendable {
         let controls: [LDAPControl] = try await serverFacts().supportsPostRead ? [.postRead(Person.attributes(for: fields))] : []
         var tried = Set<String>()
         for attempt in 0..<20 {
-            let rdn = try await freeName(for: newPerson, surname: surname, under: base, attempt: attempt, tried: tried)
+            let rdn: RelativeDistinguishedName
+            if attempt == 0, let firstName {
+                rdn = firstName
+            } else {
+                rdn = try await freeName(for: newPerson, surname: surname, under: base, attempt: attempt, tried: tried)
+            }
             let value = rdn.attributes[0].value
             tried.insert(value.lossyString)
             entry.dn = base.child(rdn)

@@ -79,7 +79,10 @@ extension AddressBook {
         newPeople.sort { $0.index < $1.index }
 
         if newPeople.count == 1, let only = newPeople.first {
-            ledger.finish(only.index, try await Self.personalOutcome { .added(try await self.add(only.person).dn) })
+            // Added on its own, under the name its entry was given.
+            ledger.finish(only.index, try await Self.personalOutcome {
+                .added(try await self.add(only.person, firstName: only.entry.dn.rdn).dn)
+            })
             return
         }
         if newPeople.isEmpty { return }
