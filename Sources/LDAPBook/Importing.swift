@@ -59,11 +59,11 @@ extension AddressBook {
 
     /// Adds the values of `newPerson` that `existing` lacks.
     func importValues(of newPerson: NewPerson, into existing: Person, dryRun: Bool) async throws -> ImportOutcome {
-        // A single-valued field, or a binary one such as the photo (a directory cannot tell
-        // binary values apart, so it refuses a second), is only filled in when empty: the
-        // value someone already stored is kept.
+        // A single-valued field, or one whose values the directory cannot compare, such as
+        // the photo (it refuses a second value beside one it cannot tell apart), is only
+        // filled in when empty: the value someone already stored is kept.
         let change = PersonChange(adding: newPerson.values.filter { value in
-            (!value.field.isSingleValued && !value.field.kind.isBinary) || existing.values(of: value.field).isEmpty
+            (!value.field.isSingleValued && value.field.comparesValues) || existing.values(of: value.field).isEmpty
         })
         let modifications = try modifications(for: change, of: existing)
         if modifications.isEmpty { return .unchanged(existing.dn) }
