@@ -149,11 +149,8 @@ extension Ranking {
         -> (fieldAndName: [Candidate], nameOnly: [Candidate])
     {
         precondition(parts >= 1, "at least one part")
-        let tokens = name.tokens.map { Array(NameScore.fold($0).utf8) }
-        // A field stored in an attribute of its own is found as names are.
-        let attribute = field.flatMap { field in
-            field.customKey == nil ? Array(field.attribute.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
-        }
+        let tokens = TierRanker.tokens(of: name)
+        let attribute = TierRanker.ownAttribute(of: field)
         var values = field == nil ? [] : [[LDAPValue]](repeating: [], count: entries.count)
         // Each part has its own ranker; they are put together in input order.
         var rankers = (0..<parts).map { part in
@@ -251,10 +248,8 @@ struct NameTierStream {
     /// A stream ranking people by `name`, split by whether they have `field`.
     init(field: Field?, name: NameQuery) {
         self.field = field
-        attribute = field.flatMap { field in
-            field.customKey == nil ? Array(field.attribute.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
-        }
-        ranker = TierRanker(tokens: name.tokens.map { Array(NameScore.fold($0).utf8) }, count: 0)
+        attribute = TierRanker.ownAttribute(of: field)
+        ranker = TierRanker(tokens: TierRanker.tokens(of: name), count: 0)
     }
 
     /// Takes the next entry.
@@ -327,6 +322,19 @@ struct TierRanker {
 
     /// How many entries have been scored.
     var scored: Int { withField.count + withoutField.count }
+
+    /// The tokens of `name` as a ranker compares them: folded, as UTF-8.
+    static func tokens(of name: NameQuery) -> [[UInt8]] {
+        name.tokens.map { Array(NameScore.fold($0).utf8) }
+    }
+
+    /// The lower-cased name of the attribute that holds `field`, when it has one of its
+    /// own: it is then found among an entry's attributes as the names are.
+    static func ownAttribute(of field: Field?) -> [UInt8]? {
+        field.flatMap { field in
+            field.customKey == nil ? Array(field.attribute.utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } : nil
+        }
+    }
 
     /// The fewest entries worth a part, and a thread, of their own.
     static let entriesPerPart = 16_384
