@@ -51,11 +51,11 @@ static inline const char *cldap_control_txn_spec(void) {
     return LDAP_CONTROL_TXN_SPEC;
 }
 
-/* Puts liblber's read-ahead layer under the session's other I/O layers (and
- * over TCP, like TLS): each read then takes whatever the kernel holds, up to
- * 16 KiB, instead of two reads per message, and libldap sees the buffered
- * bytes as ready without polling. The layer's table is a global variable,
- * whose address Swift cannot take. */
+/* Puts liblber's read-ahead layer right over TCP, under TLS when there is TLS:
+ * each read then takes whatever the kernel holds, up to 16 KiB, instead of two
+ * reads per message, and libldap sees the buffered bytes as ready without
+ * polling. The layer's table is a global variable, whose address Swift cannot
+ * take. */
 static inline int cldap_add_readahead(LDAP *ld) {
     Sockbuf *sockbuf = NULL;
     if (ldap_get_option(ld, LDAP_OPT_SOCKBUF, &sockbuf) != LDAP_OPT_SUCCESS || sockbuf == NULL) {
