@@ -111,8 +111,11 @@ final class CommandLinePresenter: ReachPresenter {
         }
         var answer = EditAnswer()
         if request.needsName {
-            answer.givenName = answers.givenName ?? request.suggestedGivenName
-            answer.surname = answers.surname ?? request.suggestedSurname
+            // Names given on the command line are taken as they are, none completed by a guess:
+            // this person is named otherwise, and only the user can say what to add.
+            let named = answers.givenName != nil || answers.surname != nil
+            answer.givenName = named ? answers.givenName : request.suggestedGivenName
+            answer.surname = named ? answers.surname : request.suggestedSurname
         }
         if request.needsValue, let value = answers.value {
             answer.value = LDAPValue(value)
