@@ -40,20 +40,11 @@ extension DistinguishedName {
         self.init(rdns: try parsed.get())
     }
 
-    /// Parses a DN from its UTF-8 bytes, as ``init(parsing:)`` parses its string,
-    /// without making the string first (for the DN of every entry a search returns).
-    init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) throws(LDAPError) {
-        if bytes.isEmpty {
-            self = .root
-            return
-        }
-        var parser = DistinguishedNameParser(bytes: bytes)
-        self.init(rdns: try parser.parseDistinguishedName())
-    }
-
-    /// Parses a DN from its UTF-8 bytes as ``init(parsingUTF8:)`` does, taking its parent's
-    /// RDNs from `parents` when the text after the first RDN is the one parsed last: the
-    /// entries of a search mostly share a parent, whose RDNs are then parsed and stored once.
+    /// Parses a DN from its UTF-8 bytes, as ``init(parsing:)`` parses its string, without
+    /// making the string first (for the DN of every entry a search returns). Its parent's
+    /// RDNs are taken from `parents` when the text after the first RDN is the one parsed
+    /// last: the entries of a search mostly share a parent, whose RDNs are then parsed and
+    /// stored once.
     init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>, parents: inout ParentCache) throws(LDAPError) {
         if bytes.isEmpty {
             self = .root
@@ -71,8 +62,9 @@ extension DistinguishedName {
             known.count == 0 || memcmp(known.baseAddress!, parent.baseAddress!, known.count) == 0
         }
         if !sameParent || parents.rdns.isEmpty {
-            var parentParser = DistinguishedNameParser(bytes: parent)
-            parents.rdns = try parentParser.parseDistinguishedName()
+            // Parsed on by the same parser, so that an error's offset counts from the DN's start.
+            parser.index += 1
+            parents.rdns = try parser.parseDistinguishedName()
             parents.text = Array(parent)
         }
         var rdns: [RelativeDistinguishedName] = []

@@ -10,7 +10,8 @@ struct DistinguishedNameBytesTests {
     ])
     func sameAsString(_ text: String) throws {
         var utf8 = Array(text.utf8)
-        let fromBytes = try utf8.withUnsafeMutableBufferPointer { try DistinguishedName(parsingUTF8: UnsafeBufferPointer($0)) }
+        var parents = DistinguishedName.ParentCache()
+        let fromBytes = try utf8.withUnsafeMutableBufferPointer { try DistinguishedName(parsingUTF8: UnsafeBufferPointer($0), parents: &parents) }
         let fromString = try DistinguishedName(parsing: text)
         #expect(fromBytes == fromString)
         #expect(fromBytes.rdns.flatMap(\.attributes).map(\.value.bytes) == fromString.rdns.flatMap(\.attributes).map(\.value.bytes))
@@ -20,8 +21,9 @@ struct DistinguishedNameBytesTests {
     @Test("Bytes that are no DN throw the string parser's error", arguments: ["cn", "=x", "cn=a,", "cn;lang-de=x"])
     func sameError(_ text: String) {
         var utf8 = Array(text.utf8)
+        var parents = DistinguishedName.ParentCache()
         let fromBytes = #expect(throws: LDAPError.self) {
-            try utf8.withUnsafeMutableBufferPointer { try DistinguishedName(parsingUTF8: UnsafeBufferPointer($0)) }
+            try utf8.withUnsafeMutableBufferPointer { try DistinguishedName(parsingUTF8: UnsafeBufferPointer($0), parents: &parents) }
         }
         let fromString = #expect(throws: LDAPError.self) { try DistinguishedName(parsing: text) }
         #expect(fromBytes == fromString)
