@@ -10,6 +10,7 @@
 #include <ldap.h>
 #include <lber.h>
 #include <sys/time.h>
+#include <dlfcn.h>
 
 /* LDAP_SASL_SIMPLE is `((char *)0)`: the mechanism of a simple bind. */
 static inline const char *cldap_sasl_simple(void) {
@@ -62,6 +63,14 @@ static inline int cldap_add_readahead(LDAP *ld) {
         return -1;
     }
     return ber_sockbuf_add_io(sockbuf, &ber_sockbuf_io_readahead, LBER_SBIOD_LEVEL_PROVIDER, NULL);
+}
+
+/* Cyrus SASL's sasl_set_path(SASL_PATH_TYPE_PLUGIN, path), looked up at run
+ * time: libsasl2 comes in with libldap, its header (libsasl2-dev) does not.
+ * Returns -1 when libldap was built without Cyrus SASL. */
+static inline int cldap_set_sasl_plugin_path(const char *path) {
+    int (*set_path)(int, const char *) = (int (*)(int, const char *))dlsym(RTLD_DEFAULT, "sasl_set_path");
+    return set_path ? set_path(0 /* SASL_PATH_TYPE_PLUGIN */, path) : -1;
 }
 
 #endif /* CLDAP_SHIM_H */

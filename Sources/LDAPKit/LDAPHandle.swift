@@ -69,6 +69,7 @@ final class LDAPHandle {
         }
         let uriList = configuration.servers.isEmpty ? nil : configuration.servers.joined(separator: " ")
         var session: OpaquePointer?
+        LibLDAPSetup.willUse()
         let rc = ldap_initialize(&session, uriList)
         guard rc == LDAP_SUCCESS, let session else {
             throw LDAPHandle.error(rc, message: "invalid server URI list", operation: "connect",
@@ -96,6 +97,7 @@ final class LDAPHandle {
     /// libldap's default URI list (`URI` in `ldap.conf` or `LDAPURI`).
     static func defaultURI() -> String? {
         var uri: UnsafeMutablePointer<CChar>?
+        LibLDAPSetup.willUse()
         guard ldap_get_option(nil, LDAP_OPT_URI, &uri) == LDAP_OPT_SUCCESS, let uri else { return nil }
         defer { ldap_memfree(uri) }
         return String(cString: uri)
@@ -104,6 +106,7 @@ final class LDAPHandle {
     /// libldap's default search base (`BASE` in `ldap.conf` or `LDAPBASE`).
     static func defaultBase() -> String? {
         var base: UnsafeMutablePointer<CChar>?
+        LibLDAPSetup.willUse()
         guard ldap_get_option(nil, LDAP_OPT_DEFBASE, &base) == LDAP_OPT_SUCCESS, let base else { return nil }
         defer { ldap_memfree(base) }
         let text = String(cString: base)

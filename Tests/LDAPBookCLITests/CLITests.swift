@@ -209,4 +209,36 @@ struct CLITests {
                                   "-H", server.ldapURI, "-b", base.string])
         #expect(denied.status == 77, "\(denied.stderr)")
     }
+
+    @Test("libldap loads no Cyrus SASL plugin for ldapbook, with a simple bind or with EXTERNAL")
+    func noSASLPlugins() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.com"])])
+        // The dynamic loader names every library it opens (LD_DEBUG=files), plugins included.
+        let trace = ["LD_DEBUG": "files"]
+        let simple = try CLI.run(["find", "ada"] + CLI.connectionArguments(server, base: base), environment: trace)
+        let external = try CLI.run(["find", "ada", "-H", server.ldapiURI, "-Y", "EXTERNAL", "-b", base.string], environment: trace)
+        for result in [simple, external] {
+            #expect(result.status == 0, "\(result.stderr.suffix(500))")
+            #expect(result.stdout.contains("Ada Lovelace"))
+            #expect(!result.stderr.contains("/sasl2/"), "a SASL plugin was loaded")
+        }
+
+        // Where plugins are installed, the same trace of ldapsearch shows them: the check above can see them.
+        let pluginDirectories = ["/usr/lib/x86_64-linux-gnu/sasl2", "/usr/lib/aarch64-linux-gnu/sasl2", "/usr/lib/sasl2", "/usr/lib64/sasl2"]
+        let plugins = pluginDirectories.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
+        if plugins.contains(where: { $0.hasSuffix(".so") }) {
+            let ldapsearch = Process()
+            ldapsearch.executableURL = URL(fileURLWithPath: "/usr/bin/ldapsearch")
+            ldapsearch.arguments = ["-x", "-H", server.ldapURI, "-b", base.string, "-s", "base", "-LLL", "1.1"]
+            ldapsearch.environment = ["LD_DEBUG": "files", "LDAPNOINIT": "1"]
+            let err = Pipe()
+            ldapsearch.standardError = err
+            ldapsearch.standardOutput = FileHandle.nullDevice
+            try ldapsearch.run()
+            let trace = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ldapsearch.waitUntilExit()
+            #expect(trace.contains("/sasl2/"))
+        }
+    }
 }

@@ -9,6 +9,15 @@ import Testing
 /// where libldap stores what it read from `ldap.conf`.
 @Suite("libldap's own defaults", .serialized)
 struct SystemDefaultsTests {
+    @Test("skipping SASL plugins is refused once libldap has started: it reads its settings once")
+    func saslPluginsAfterFirstUse() async throws {
+        let server = try await TestDirectory.shared()
+        let connection = try TestDirectory.anonymousConnection(server)
+        _ = try await connection.search(base: try DistinguishedName(parsing: TestDirectory.suffix), scope: .base,
+                                        filter: .present("objectClass"), attributes: ["1.1"]).collect()
+        #expect(!LDAPConnection.skipSASLPlugins())
+    }
+
     @Test("an unset server and base come from libldap's defaults, unless ignored")
     func defaultsFillWhatIsUnset() async throws {
         let server = try await TestDirectory.shared()
