@@ -17,6 +17,8 @@ let package = Package(
             pkgConfig: "ldap",
             providers: [.apt(["libldap-dev"])]
         ),
+        // glibc's <malloc.h>, for the command's allocator settings.
+        .systemLibrary(name: "CMalloc"),
         // An LDAP client that knows nothing about address books.
         .target(name: "LDAPKit", dependencies: ["CLDAP"]),
         // The address book: fields and schema mapping, people, safe writes.
@@ -28,7 +30,7 @@ let package = Package(
         // Terminal interaction on termios: picker, confirm, form; line prompts without a TTY.
         .target(name: "TerminalUI"),
         // The ldapbook command: one file per subcommand, the work is in the libraries.
-        .executableTarget(name: "ldapbook", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit", "CommandLineKit", "TerminalUI"]),
+        .executableTarget(name: "ldapbook", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit", "CommandLineKit", "TerminalUI", "CMalloc"]),
         // make bench: ldapbook against ldapsearch, ldapadd, python-ldap and ldap3 on one private slapd.
         .executableTarget(name: "LDAPBookBench", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit"]),
         // make fuzz: the properties the libFuzzer targets in Fuzz/Targets check, shared with FuzzRegressionTests.
