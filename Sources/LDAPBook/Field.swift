@@ -79,8 +79,8 @@ public struct Field: Sendable, Hashable, CustomStringConvertible {
         guard let customKey else { return stored }
         let prefix = Array((customKey + "=").utf8)
         return stored.compactMap { value in
-            guard value.bytes.count >= prefix.count, value.bytes.starts(with: prefix) else { return nil }
-            return LDAPValue(bytes: value.bytes[prefix.count...])
+            guard value.starts(with: prefix) else { return nil }
+            return value.droppingFirst(prefix.count)
         }
     }
 

@@ -505,7 +505,7 @@ struct TierRanker {
                     func touch(_ position: Int) {
                         guard position >= 0 else { return }
                         attributes[position].values.withUnsafeBufferPointer { values in
-                            if values.isEmpty { empty = true } else { touched &+= values[0].bytes.count }
+                            if values.isEmpty { empty = true } else { touched &+= values[0].count }
                         }
                     }
                     touch(surnameAt)
@@ -775,14 +775,14 @@ struct TierRanker {
         if let names {
             names.pointee.values.withUnsafeBufferPointer { names in
                 if names.count == 1 {
-                    names[0].bytes.withUnsafeBufferPointer { name in
+                    names[0].withUnsafeBufferPointer { name in
                         read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &keys, folded: &folded)
                     }
                 } else {
                     var smallest: [UInt8]?
                     for name in names {
                         scratch.removeAll(keepingCapacity: true)
-                        name.bytes.withUnsafeBufferPointer { name in
+                        name.withUnsafeBufferPointer { name in
                             read(name, tokens: tokens, cache: &cache, strengths: &strengths, lowered: &scratch, folded: &folded)
                         }
                         if smallest.map({ compareBytes(scratch, $0) < 0 }) ?? true { smallest = scratch }

@@ -15,6 +15,12 @@ final class LDAPHandle {
     let servers: String
     /// The parent DN of the last entry decoded, shared by the next entries under it.
     private var parentDNs = DistinguishedName.ParentCache()
+    /// The bytes of the values of the entry being decoded, reused from entry to entry.
+    private var scratch: [UInt8] = []
+    /// Where each of those values ends in ``scratch``.
+    private var valueEnds: [Int] = []
+    /// The entry's attribute names, each with the index in ``valueEnds`` after its last value.
+    private var names: [(String, Int)] = []
 
     private init(ld: OpaquePointer, servers: String) {
         self.ld = ld
@@ -291,9 +297,11 @@ final class LDAPHandle {
             throw LDAPError(.decodingError, message: "the server returned an invalid DN: \(String(decoding: dnBytes, as: UTF8.self))",
                             operation: "search", server: servers)
         }
-        var attributes: [LDAPAttribute] = []
-        // Entries seldom have more; one allocation instead of growing from empty.
-        attributes.reserveCapacity(8)
+        // The values are gathered into one reused buffer first, then copied into one
+        // allocation of the exact size that all of the entry's values share.
+        scratch.removeAll(keepingCapacity: true)
+        valueEnds.removeAll(keepingCapacity: true)
+        names.removeAll(keepingCapacity: true)
         while true {
             var name = CLDAP.berval()
             var values: UnsafeMutablePointer<CLDAP.berval>?
@@ -301,21 +309,28 @@ final class LDAPHandle {
             guard rc == LDAP_SUCCESS else { throw error(rc, operation: "search") }
             guard let nameBytes = name.bv_val else { break }
             defer { if let values { ber_memfree(values) } }
-            let attributeName = String(
-                decoding: UnsafeRawBufferPointer(start: nameBytes, count: Int(name.bv_len)), as: UTF8.self)
-            var attributeValues: [LDAPValue] = []
-            if let values {
-                var count = 0
-                while values[count].bv_val != nil { count += 1 }
-                attributeValues.reserveCapacity(count)
-                var index = 0
-                while let bytes = values[index].bv_val {
-                    attributeValues.append(LDAPValue(bytes: Array(
-                        UnsafeRawBufferPointer(start: bytes, count: Int(values[index].bv_len)))))
-                    index += 1
-                }
+            var index = 0
+            while let bytes = values?[index].bv_val {
+                scratch.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: Int(values![index].bv_len)))
+                valueEnds.append(scratch.count)
+                index += 1
             }
-            attributes.append(LDAPAttribute(name: attributeName, values: attributeValues))
+            names.append((String(decoding: UnsafeRawBufferPointer(start: nameBytes, count: Int(name.bv_len)), as: UTF8.self),
+                          valueEnds.count))
+        }
+        let storage = Array(scratch)
+        var attributes: [LDAPAttribute] = []
+        attributes.reserveCapacity(names.count)
+        var value = 0, start = 0
+        for (name, valuesEnd) in names {
+            var values: [LDAPValue] = []
+            values.reserveCapacity(valuesEnd - value)
+            while value < valuesEnd {
+                values.append(LDAPValue(sharing: storage[start..<valueEnds[value]]))
+                start = valueEnds[value]
+                value += 1
+            }
+            attributes.append(LDAPAttribute(name: name, values: values))
         }
         return LDAPEntry(dn: dn, attributes: attributes)
     }

@@ -12,6 +12,16 @@ struct LDIFOutput {
     /// Appends `name: value`, or `name:: base64` when the value is not
     /// ``isSafe(_:)``; an empty value is written as `name:`.
     mutating func appendLine(_ name: String, _ value: [UInt8]) {
+        value.withUnsafeBufferPointer { appendLine(name, $0) }
+    }
+
+    /// Appends `name: value` as ``appendLine(_:_:)-([UInt8])`` does, reading the value where it is.
+    mutating func appendLine(_ name: String, _ value: LDAPValue) {
+        value.withUnsafeBufferPointer { appendLine(name, $0) }
+    }
+
+    /// Appends `name: value`, or `name:: base64`, from the bytes where they are.
+    private mutating func appendLine(_ name: String, _ value: UnsafeBufferPointer<UInt8>) {
         line.removeAll(keepingCapacity: true)
         line.append(contentsOf: name.utf8)
         line.append(UInt8(ascii: ":"))
@@ -37,6 +47,11 @@ struct LDIFOutput {
     /// Appends the RFC 2849 `value-spec` of `value` to `line`: ` value`,
     /// `: base64`, or nothing for the empty value.
     static func appendValueSpec(_ value: [UInt8], to line: inout [UInt8]) {
+        value.withUnsafeBufferPointer { appendValueSpec($0, to: &line) }
+    }
+
+    /// ``appendValueSpec(_:to:)-([UInt8],_)`` of bytes where they are.
+    static func appendValueSpec(_ value: UnsafeBufferPointer<UInt8>, to line: inout [UInt8]) {
         if value.isEmpty { return }
         if Self.isSafe(value) {
             line.append(UInt8(ascii: " "))
@@ -56,6 +71,11 @@ struct LDIFOutput {
     /// are written in base64 as well, so that the text stays readable and
     /// no tool on the way can alter them.
     static func isSafe(_ value: [UInt8]) -> Bool {
+        value.withUnsafeBufferPointer(isSafe)
+    }
+
+    /// ``isSafe(_:)-([UInt8])`` of bytes where they are.
+    static func isSafe(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = value.first, let last = value.last else { return true }
         switch first {
         case UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: "<"): return false

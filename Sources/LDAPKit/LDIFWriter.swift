@@ -82,7 +82,7 @@ extension LDIFOutput {
         for attribute in attributes {
             LDIFWriter.checkAttributeDescription(attribute.name)
             for value in attribute.values {
-                appendLine(attribute.name, value.bytes)
+                appendLine(attribute.name, value)
             }
         }
     }
@@ -99,7 +99,7 @@ extension LDIFOutput {
         }
         appendLine("\(operation): \(modification.attribute)")
         for value in modification.values {
-            appendLine(modification.attribute, value.bytes)
+            appendLine(modification.attribute, value)
         }
         appendLine("-")
     }

@@ -1,0 +1,69 @@
+@testable import LDAPKit
+import Testing
+
+/// A value read from the server is a slice of its entry's buffer; it must behave
+/// exactly like a value made from its own bytes.
+@Suite("LDAPValue: bytes, shared or not")
+struct LDAPValueTests {
+    /// Two values cut from one buffer, as an entry's are.
+    private func sharedValues() -> (LDAPValue, LDAPValue) {
+        let buffer = Array("inetOrgPersonAda".utf8)
+        return (LDAPValue(sharing: buffer[0..<13]), LDAPValue(sharing: buffer[13...]))
+    }
+
+    @Test("a slice of a shared buffer equals, and hashes as, a value of the same bytes")
+    func sharedEqualsOwn() {
+        let (objectClass, name) = sharedValues()
+        #expect(objectClass == LDAPValue("inetOrgPerson"))
+        #expect(name == LDAPValue(bytes: Array("Ada".utf8)))
+        #expect(Set([objectClass, name, LDAPValue("Ada"), LDAPValue("inetOrgPerson")]).count == 2)
+        #expect(name != LDAPValue("Ad"))
+    }
+
+    @Test("bytes, string, count and the buffer pointer all see only the value's own bytes, counted from 0")
+    func readsOnlyItsBytes() {
+        let (_, name) = sharedValues()
+        #expect(name.bytes == Array("Ada".utf8))
+        #expect(name.string == "Ada")
+        #expect(name.lossyString == "Ada")
+        #expect(name.count == 3)
+        #expect(!name.isEmpty)
+        name.withUnsafeBufferPointer { bytes in
+            #expect(bytes.count == 3)
+            #expect(bytes[0] == UInt8(ascii: "A"))
+            #expect(Array(bytes) == Array("Ada".utf8))
+        }
+    }
+
+    @Test("starts(with:) and droppingFirst(_:) split a value without copying what stays")
+    func prefixes() {
+        let stored = LDAPValue("badge=A-17")
+        #expect(stored.starts(with: "badge=".utf8))
+        #expect(!stored.starts(with: "badges=".utf8))
+        #expect(!LDAPValue("bad").starts(with: "badge=".utf8))
+        let value = stored.droppingFirst(6)
+        #expect(value == LDAPValue("A-17"))
+        #expect(value.bytes == Array("A-17".utf8))
+        #expect(value.withUnsafeBufferPointer { $0.first } == UInt8(ascii: "A"))
+        #expect(stored.droppingFirst(stored.count).isEmpty)
+    }
+
+    @Test("setting bytes replaces the value, and leaves the values it shared a buffer with alone")
+    func settingBytes() {
+        var (objectClass, name) = sharedValues()
+        objectClass.bytes = Array("person".utf8)
+        #expect(objectClass == LDAPValue("person"))
+        #expect(name == LDAPValue("Ada"))
+        name.bytes.append(UInt8(ascii: "m"))
+        #expect(name.string == "Adam")
+    }
+
+    @Test("bytes that are not UTF-8 stay bytes")
+    func binary() {
+        let buffer: [UInt8] = [0x41, 0xFF, 0xD8, 0xFF, 0x00]
+        let value = LDAPValue(sharing: buffer[1...])
+        #expect(value.string == nil)
+        #expect(value.bytes == [0xFF, 0xD8, 0xFF, 0x00])
+        #expect(value.description == "<4 bytes>")
+    }
+}
