@@ -15,12 +15,6 @@ final class LDAPHandle {
     let servers: String
     /// The parent DN of the last entry decoded, shared by the next entries under it.
     private var parentDNs = DistinguishedName.ParentCache()
-    /// The bytes of the values of the entry being decoded, reused from entry to entry.
-    private var scratch: [UInt8] = []
-    /// Where each of those values ends in ``scratch``.
-    private var valueEnds: [Int] = []
-    /// The entry's attribute names, each with the index in ``valueEnds`` after its last value.
-    private var names: [(String, Int)] = []
 
     private init(ld: OpaquePointer, servers: String) {
         self.ld = ld
@@ -297,40 +291,27 @@ final class LDAPHandle {
             throw LDAPError(.decodingError, message: "the server returned an invalid DN: \(String(decoding: dnBytes, as: UTF8.self))",
                             operation: "search", server: servers)
         }
-        // The values are gathered into one reused buffer first, then copied into one
-        // allocation of the exact size that all of the entry's values share.
-        scratch.removeAll(keepingCapacity: true)
-        valueEnds.removeAll(keepingCapacity: true)
-        names.removeAll(keepingCapacity: true)
-        while true {
-            var name = CLDAP.berval()
-            var values: UnsafeMutablePointer<CLDAP.berval>?
-            let rc = ldap_get_attribute_ber(ld, message, ber, &name, &values)
-            guard rc == LDAP_SUCCESS else { throw error(rc, operation: "search") }
-            guard let nameBytes = name.bv_val else { break }
-            defer { if let values { ber_memfree(values) } }
-            var index = 0
-            while let bytes = values?[index].bv_val {
-                scratch.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: Int(values![index].bv_len)))
-                valueEnds.append(scratch.count)
-                index += 1
-            }
-            names.append((String(decoding: UnsafeRawBufferPointer(start: nameBytes, count: Int(name.bv_len)), as: UTF8.self),
-                          valueEnds.count))
+        // The attributes are read from one copy of their encoding, which their values
+        // share, instead of through libldap, which allocates an array per attribute.
+        // ldap_get_dn_ber leaves `ber` inside the attribute list, limited to its end.
+        var remaining: ber_len_t = 0
+        guard let ber, ber_get_option(UnsafeMutableRawPointer(ber), LBER_OPT_BER_REMAINING_BYTES, &remaining) == LBER_OPT_SUCCESS else {
+            throw LDAPError(.decodingError, message: "could not read the entry's attributes", operation: "search", server: servers)
         }
-        let storage = Array(scratch)
         var attributes: [LDAPAttribute] = []
-        attributes.reserveCapacity(names.count)
-        var value = 0, start = 0
-        for (name, valuesEnd) in names {
-            var values: [LDAPValue] = []
-            values.reserveCapacity(valuesEnd - value)
-            while value < valuesEnd {
-                values.append(LDAPValue(sharing: storage[start..<valueEnds[value]]))
-                start = valueEnds[value]
-                value += 1
+        if remaining > 0 {
+            var first = CLDAP.berval()
+            guard ber_skip_raw(ber, &first) != ber_tag_t.max, let start = first.bv_val else {
+                throw LDAPError(.decodingError, message: "the entry's attributes are malformed", operation: "search", server: servers)
             }
-            attributes.append(LDAPAttribute(name: name, values: values))
+            // The list runs on from the first attribute's first byte.
+            let list = Array(UnsafeRawBufferPointer(start: start, count: Int(remaining)))
+            do {
+                attributes = try LDAPEntry.attributes(decodingList: list)
+            } catch {
+                throw LDAPError(.decodingError, message: "the entry \(dn.string) is malformed: \(error.message)",
+                                operation: "search", server: servers)
+            }
         }
         return LDAPEntry(dn: dn, attributes: attributes)
     }
