@@ -226,7 +226,10 @@ final class LoopState: @unchecked Sendable {
     func readResponses() {
         var zero = timeval(tv_sec: 0, tv_usec: 0)
         var touched: [LoopOperation] = []
-        defer { for operation in touched { operation.flush() } }
+        defer {
+            let now = clock.now
+            for operation in touched { operation.flushAfterReading(now: now) }
+        }
         while let handle {
             var message: OpaquePointer?
             let type = ldap_result(handle.ld, cldap_res_any(), LDAP_MSG_ONE, &zero, &message)
@@ -288,9 +291,13 @@ final class LoopState: @unchecked Sendable {
         }
     }
 
-    /// Abandons and fails the operations whose server stayed silent too long.
+    /// Abandons and fails the operations whose server stayed silent too long, and hands on
+    /// what operations kept back as long as they may.
     func expireDeadlines() {
         let now = clock.now
+        for operation in operations.values {
+            if let flushDeadline = operation.flushDeadline, flushDeadline <= now { operation.flush() }
+        }
         for operation in Array(operations.values) {
             guard let deadline = operation.deadline, deadline <= now else { continue }
             operations.removeValue(forKey: operation.id)
@@ -304,10 +311,12 @@ final class LoopState: @unchecked Sendable {
     /// Milliseconds until the nearest deadline, or -1 (wait for an event) when none.
     func pollTimeoutMilliseconds() -> Int32 {
         var nearest: ContinuousClock.Instant?
+        func consider(_ deadline: ContinuousClock.Instant?) {
+            if let deadline, nearest.map({ deadline < $0 }) ?? true { nearest = deadline }
+        }
         for operation in operations.values {
-            if let deadline = operation.deadline, nearest.map({ deadline < $0 }) ?? true {
-                nearest = deadline
-            }
+            consider(operation.deadline)
+            consider(operation.flushDeadline)
         }
         guard let nearest else { return -1 }
         let remaining = clock.now.duration(to: nearest)

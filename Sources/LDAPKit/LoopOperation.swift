@@ -38,6 +38,9 @@ class LoopOperation: @unchecked Sendable {
     var messageID: Int32 = -1
     /// When the operation times out, if it is waiting for the server.
     var deadline: ContinuousClock.Instant?
+    /// When what ``receive(_:messageType:handle:)`` kept back must be handed on, if it
+    /// is holding anything back.
+    var flushDeadline: ContinuousClock.Instant?
     /// Set by the caller's task cancellation handler.
     let cancellation: CancellationFlag
 
@@ -63,9 +66,14 @@ class LoopOperation: @unchecked Sendable {
         preconditionFailure("\(type(of: self)) must override fail(_:)")
     }
 
-    /// Hands on whatever ``receive(_:messageType:handle:)`` kept back; the loop calls it
-    /// after reading every response that was ready.
+    /// Hands on whatever ``receive(_:messageType:handle:)`` kept back.
     func flush() {}
+
+    /// Called by the loop after reading every response that was ready: hands on what was
+    /// kept back now, or sets ``flushDeadline`` to do it later.
+    func flushAfterReading(now: ContinuousClock.Instant) {
+        flush()
+    }
 }
 
 /// An operation with a single result message: add, modify, delete, rename,

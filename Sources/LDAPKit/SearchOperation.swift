@@ -34,6 +34,12 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
     private var pending: [LDAPEntry] = []
     /// The most entries kept back before they are handed on anyway.
     private static let batchSize = 256
+    /// Fewer entries than this are kept back from a consumer that is waiting for them,
+    /// for at most ``holdLimit``: a server sends entries a few at a time, and waking the
+    /// consumer for each few costs more than it does with them.
+    private static let wakeBatch = 64
+    /// How long entries may be kept back from a waiting consumer.
+    private static let holdLimit = Duration.milliseconds(5)
 
     init(id: UInt64, request: SearchRequest, timeout: Duration?, cancellation: CancellationFlag, channel: SearchChannel) {
         self.request = request
@@ -102,9 +108,20 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
     }
 
     override func flush() {
+        flushDeadline = nil
         guard !pending.isEmpty else { return }
         channel.deliver(contentsOf: pending)
         pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the entries on unless a few are all there is and the consumer is waiting:
+    /// then they wait for more, until ``holdLimit`` after the first of them was kept.
+    override func flushAfterReading(now: ContinuousClock.Instant) {
+        if pending.count >= Self.wakeBatch || !channel.hasWaitingConsumer || flushDeadline.map({ $0 <= now }) == true {
+            flush()
+        } else if !pending.isEmpty && flushDeadline == nil {
+            flushDeadline = now + Self.holdLimit
+        }
     }
 }
 
@@ -194,6 +211,9 @@ final class SearchChannel: Sendable {
     }
 
     var isFinished: Bool { state.withLock { $0.outcome != nil || $0.isCancelled } }
+
+    /// Whether the consumer is waiting for an entry.
+    var hasWaitingConsumer: Bool { state.withLock { $0.waiter != nil } }
 
     // Consumer side.
 

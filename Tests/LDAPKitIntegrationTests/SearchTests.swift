@@ -1,5 +1,5 @@
 import Foundation
-import LDAPKit
+@testable import LDAPKit
 import SlapdKit
 import Testing
 
@@ -154,5 +154,48 @@ struct SearchTests {
         #expect(error?.code == .noSuchObject)
         #expect(error?.matchedDN.lowercased() == TestDirectory.suffix)
         #expect(try await connection.read(missing) == nil)
+    }
+
+    @Test("entries that arrived are handed on while the server stays silent: a persistent search")
+    func entriesBeforeSilence() async throws {
+        // syncprov answers the Sync Request control (RFC 4533); in refreshAndPersist mode it
+        // sends the present entries and then keeps the search open, silent until a change.
+        let server = try await TestDirectory.makeServer { $0.extraModules = ["syncprov"] }
+        try await server.apply(ldif: """
+            dn: olcOverlay=syncprov,olcDatabase={1}mdb,cn=config
+            changetype: add
+            objectClass: olcOverlayConfig
+            objectClass: olcSyncProvConfig
+            olcOverlay: syncprov
+
+            """)
+        let connection = try await TestDirectory.rootConnection(server, operationTimeout: nil)
+        let base = try await TestDirectory.makeContainer(connection)
+        for index in 1...3 {
+            try await TestDirectory.addPerson(connection, under: base, given: "Quiet\(index)", surname: "Reader")
+        }
+        var request = BERWriter()
+        request.writeSequence { $0.writeEnumerated(3) }
+        let persist = LDAPControl(oid: "1.3.6.1.4.1.4203.1.9.1.1", isCritical: true, value: request.bytes)
+        let results = connection.search(base: base, filter: .equal("objectClass", "inetOrgPerson"), attributes: ["cn"],
+                                        pageSize: 0, controls: [persist])
+
+        // Fewer entries than a batch, and no end of the search: they must not wait for either.
+        let reading = Task {
+            var names: [String] = []
+            for try await entry in results {
+                names.append(entry.string("cn") ?? "")
+                if names.count == 3 { break }
+            }
+            return names
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            reading.cancel()
+        }
+        let names = try await reading.value
+        watchdog.cancel()
+        #expect(names.sorted() == ["Quiet1 Reader", "Quiet2 Reader", "Quiet3 Reader"])
+        await server.stop()
     }
 }
