@@ -1,7 +1,7 @@
 # ldapbook: build and test on Debian with the Swift toolchain.
 SWIFT ?= swift
 
-.PHONY: all deps build test fuzz fuzz-smoke demo docker-check interop bench bench-smoke clean
+.PHONY: all deps build release test fuzz fuzz-smoke demo docker-check interop bench bench-smoke clean
 
 all: build
 
@@ -11,6 +11,10 @@ deps:
 
 build: deps
 	$(SWIFT) build
+
+# The ldapbook command as it is installed: .build/release/ldapbook (see scripts/build-release.sh).
+release: deps
+	@scripts/build-release.sh ldapbook
 
 # Unit tests and integration tests against private slapd servers the tests start.
 test: deps

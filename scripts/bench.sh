@@ -10,8 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/ensure-packages.sh python3-ldap python3-ldap3
-swift build -c release --static-swift-stdlib --product ldapbook
-swift build -c release --static-swift-stdlib --product ldapbook-bench
+scripts/build-release.sh ldapbook ldapbook-bench
 
 results=.build/bench/results.md
 mkdir -p .build/bench

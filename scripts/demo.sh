@@ -18,7 +18,7 @@ if [ "${1:-}" = stop ]; then
 fi
 
 scripts/ensure-packages.sh
-swift build -c release --static-swift-stdlib --product ldapbook
+scripts/build-release.sh ldapbook
 mkdir -p "$home"
 
 step() {
