@@ -19,7 +19,8 @@ private struct ByteKey: Hashable {
 ///
 /// ASCII names are read directly. Names of ASCII and two-byte UTF-8 scalars (Latin,
 /// Greek, Cyrillic, Hebrew, Arabic and more) are put together from each scalar's forms,
-/// which Unicode is asked for once per scalar; other names, once per distinct name.
+/// looked up in a table Unicode filled in advance; other names are asked of Unicode once
+/// per distinct name.
 struct NameCache {
     private var scalars = ScalarForms()
     private var known: [ByteKey: (folded: [UInt8], lowered: [UInt8])] = [:]
@@ -66,35 +67,32 @@ struct NameCache {
 /// any other scalar is left to Unicode whole.
 struct ScalarForms {
     /// What Unicode says of one scalar.
-    private enum Forms {
+    enum Forms: Equatable {
         case contextual
         case alone(folded: [UInt8], lowered: [UInt8])
     }
 
-    /// What is known of one scalar: nothing yet, that its forms depend on its neighbours,
-    /// or where its forms are in ``formBytes`` (the fold, then the lower case). Plain
-    /// integers, so that reading one retains nothing.
+    /// What is known of one scalar: that its forms depend on its neighbours, or where
+    /// its forms are in ``formBytes`` (the fold, then the lower case). Plain integers, so
+    /// that reading one retains nothing.
     private struct Slot {
-        static let unknown = Slot(start: 0, folded: 0, lowered: 0, state: 0)
-        static let contextual = Slot(start: 0, folded: 0, lowered: 0, state: 1)
+        static let contextual = Slot(start: 0, folded: 0, lowered: 0, isAlone: false)
         var start: UInt32
         var folded: UInt8
         var lowered: UInt8
-        /// 0 unknown, 1 contextual, 2 alone.
-        var state: UInt8
+        var isAlone: Bool
     }
 
     /// The scalars this covers: those UTF-8 writes in two bytes.
     static let range: ClosedRange<UInt32> = 0x80...0x7FF
 
-    /// One slot per scalar of ``range``, made on the first name beyond ASCII.
-    private var slots: [Slot] = []
-    /// The forms of the scalars used alone, one after the other.
-    private var formBytes: [UInt8] = []
+    /// One slot per scalar of ``range``, and the forms of those used alone, one after
+    /// the other: read from ``ScalarFormsTable`` the first time a name goes beyond ASCII.
+    private static let table: (slots: [Slot], formBytes: [UInt8]) = parse(ScalarFormsTable.text)
 
     /// The fold and lower case of `name`, or `nil` when it has a scalar outside ``range``
     /// or one whose forms depend on its neighbours (or is not valid UTF-8).
-    mutating func forms(of name: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], lowered: [UInt8])? {
+    func forms(of name: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], lowered: [UInt8])? {
         var folded: [UInt8] = []
         var lowered: [UInt8] = []
         folded.reserveCapacity(name.count + 4)
@@ -105,7 +103,8 @@ struct ScalarForms {
     /// Appends the fold and lower case of `name` to `folded` and `lowered`, as
     /// ``forms(of:)`` makes them, and returns `true`; returns `false`, with both left as
     /// they were, when that would be `nil`.
-    mutating func append(_ name: UnsafeBufferPointer<UInt8>, folded: inout [UInt8], lowered: inout [UInt8]) -> Bool {
+    func append(_ name: UnsafeBufferPointer<UInt8>, folded: inout [UInt8], lowered: inout [UInt8]) -> Bool {
+        let (slots, formBytes) = Self.table
         let foldedStart = folded.count, loweredStart = lowered.count
         func fail() -> Bool {
             folded.removeSubrange(foldedStart...)
@@ -135,8 +134,8 @@ struct ScalarForms {
                 return fail()
             }
             let scalar = UInt32(byte & 0x1F) << 6 | UInt32(name[index + 1] & 0x3F)
-            let forms = slot(scalar)
-            guard forms.state == 2 else { return fail() }
+            let forms = slots[Int(scalar - Self.range.lowerBound)]
+            guard forms.isAlone else { return fail() }
             if pendingSpace {
                 folded.append(0x20)
                 pendingSpace = false
@@ -151,21 +150,53 @@ struct ScalarForms {
         return true
     }
 
-    /// The forms of one scalar of ``range``, asked of Unicode the first time.
-    private mutating func slot(_ value: UInt32) -> Slot {
-        let index = Int(value - Self.range.lowerBound)
-        if slots.isEmpty { slots = [Slot](repeating: .unknown, count: Int(Self.range.count)) }
-        if slots[index].state == 0 {
-            switch Self.forms(ofScalar: value) {
-            case .alone(let folded, let lowered) where folded.count <= 255 && lowered.count <= 255:
-                slots[index] = Slot(start: UInt32(formBytes.count), folded: UInt8(folded.count),
-                                    lowered: UInt8(lowered.count), state: 2)
-                formBytes += folded + lowered
-            default:
-                slots[index] = .contextual
+    /// Reads the table: a line per scalar of ``range`` in order, `-` for one whose forms
+    /// depend on its neighbours, else the fold and the lower case in hex, around a `:`.
+    private static func parse(_ text: String) -> (slots: [Slot], formBytes: [UInt8]) {
+        var slots: [Slot] = []
+        var formBytes: [UInt8] = []
+        slots.reserveCapacity(range.count)
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).prefix(range.count) {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+                slots.append(.contextual)
+                continue
             }
+            let start = formBytes.count
+            appendHex(line[..<colon], to: &formBytes)
+            let middle = formBytes.count
+            appendHex(line[line.index(after: colon)...], to: &formBytes)
+            slots.append(Slot(start: UInt32(start), folded: UInt8(middle - start), lowered: UInt8(formBytes.count - middle),
+                              isAlone: true))
         }
-        return slots[index]
+        precondition(slots.count == range.count, "ScalarFormsTable.text has \(slots.count) lines, not \(range.count)")
+        return (slots, formBytes)
+    }
+
+    /// Appends the bytes that the lower-case hex digits `hex` spell.
+    private static func appendHex(_ hex: Substring.UTF8View.SubSequence, to bytes: inout [UInt8]) {
+        func value(_ digit: UInt8) -> UInt8 { digit <= UInt8(ascii: "9") ? digit - UInt8(ascii: "0") : digit - UInt8(ascii: "a") + 10 }
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(after: index)
+            bytes.append(value(hex[index]) << 4 | value(hex[next]))
+            index = hex.index(after: next)
+        }
+    }
+
+    /// ``ScalarFormsTable/text`` as Unicode has it now: what the table is generated from,
+    /// and checked against.
+    static func tableTextFromUnicode() -> String {
+        range.map { value -> String in
+            switch forms(ofScalar: value) {
+            case .alone(let folded, let lowered) where folded.count <= 255 && lowered.count <= 255:
+                func hex(_ bytes: [UInt8]) -> String {
+                    bytes.map { String($0 >> 4, radix: 16) + String($0 & 0xF, radix: 16) }.joined()
+                }
+                return hex(folded) + ":" + hex(lowered)
+            default:
+                return "-"
+            }
+        }.joined(separator: "\n")
     }
 
     /// Whether `scalar` begins a character of its own: it combines with nothing before it
@@ -180,7 +211,8 @@ struct ScalarForms {
         }
     }
 
-    private static func forms(ofScalar value: UInt32) -> Forms {
+    /// The forms of one scalar, asked of Unicode.
+    static func forms(ofScalar value: UInt32) -> Forms {
         guard let scalar = Unicode.Scalar(value) else { return .contextual }
         let text = String(Character(scalar))
         let decomposed = text.decomposedStringWithCompatibilityMapping.unicodeScalars
