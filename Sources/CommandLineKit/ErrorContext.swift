@@ -1,19 +1,20 @@
 /// What a usage error says besides its message: the usage line and where to read more.
 struct ErrorContext: Sendable {
-    /// `Usage: ` and the usage line of the command, or of the program.
-    let usage: String
-    /// `See 'PROG help [COMMAND]' for more information.`
-    let helpHint: String
+    private let parser: CommandLineParser
+    private let command: CommandSpec?
 
     /// The context for errors about the given command, or about the program when `command` is `nil`.
     init(parser: CommandLineParser, command: CommandSpec?) {
-        usage = "Usage: " + parser.usageLine(for: command)
-        let helpCommand = ([parser.programName, Reserved.helpCommandName] + [command?.name].compactMap { $0 }).joined(separator: " ")
-        helpHint = "See '\(helpCommand)' for more information."
+        self.parser = parser
+        self.command = command
     }
 
-    /// A usage error with the given message.
+    /// The error, with `Usage: ` and the usage line of the command (or of the program) and
+    /// `See 'PROG help [COMMAND]' for more information.`, put together only now: a command
+    /// line without errors never needs them.
     func error(_ message: String) -> UsageError {
-        UsageError(message: message, usage: usage, helpHint: helpHint)
+        let helpCommand = ([parser.programName, Reserved.helpCommandName] + [command?.name].compactMap { $0 }).joined(separator: " ")
+        return UsageError(message: message, usage: "Usage: " + parser.usageLine(for: command),
+                          helpHint: "See '\(helpCommand)' for more information.")
     }
 }
