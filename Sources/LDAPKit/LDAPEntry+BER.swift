@@ -16,7 +16,8 @@ extension LDAPEntry {
                 try attribute.expectEnd()
                 var values: [LDAPValue] = []
                 while !set.isAtEnd {
-                    values.append(LDAPValue(sharing: try set.readElement(.octetString)))
+                    let contents = try set.readElement(.octetString)
+                    values.append(LDAPValue(sharing: list, range: contents.startIndex..<contents.endIndex))
                 }
                 attributes.append(LDAPAttribute(name: String(decoding: name, as: UTF8.self), values: values))
             }

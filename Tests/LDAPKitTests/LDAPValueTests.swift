@@ -8,7 +8,7 @@ struct LDAPValueTests {
     /// Two values cut from one buffer, as an entry's are.
     private func sharedValues() -> (LDAPValue, LDAPValue) {
         let buffer = Array("inetOrgPersonAda".utf8)
-        return (LDAPValue(sharing: buffer[0..<13]), LDAPValue(sharing: buffer[13...]))
+        return (LDAPValue(sharing: buffer, range: 0..<13), LDAPValue(sharing: buffer, range: 13..<buffer.count))
     }
 
     @Test("a slice of a shared buffer equals, and hashes as, a value of the same bytes")
@@ -46,6 +46,11 @@ struct LDAPValueTests {
         #expect(value.bytes == Array("A-17".utf8))
         #expect(value.withUnsafeBufferPointer { $0.first } == UInt8(ascii: "A"))
         #expect(stored.droppingFirst(stored.count).isEmpty)
+        #expect(stored.droppingFirst(stored.count + 5).isEmpty)
+        #expect(stored.droppingFirst(0) == stored)
+        let (_, shared) = sharedValues()
+        #expect(shared.droppingFirst(1) == LDAPValue("da"))
+        #expect(shared.droppingFirst(1).droppingFirst(1).bytes == [UInt8(ascii: "a")])
     }
 
     @Test("setting bytes replaces the value, and leaves the values it shared a buffer with alone")
@@ -61,7 +66,7 @@ struct LDAPValueTests {
     @Test("bytes that are not UTF-8 stay bytes")
     func binary() {
         let buffer: [UInt8] = [0x41, 0xFF, 0xD8, 0xFF, 0x00]
-        let value = LDAPValue(sharing: buffer[1...])
+        let value = LDAPValue(sharing: buffer, range: 1..<buffer.count)
         #expect(value.string == nil)
         #expect(value.bytes == [0xFF, 0xD8, 0xFF, 0x00])
         #expect(value.description == "<4 bytes>")
