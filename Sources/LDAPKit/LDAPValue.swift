@@ -8,9 +8,10 @@ public struct LDAPValue: Sendable {
     /// one buffer for the whole entry: one allocation instead of one per value, at the
     /// price that keeping any of them keeps the entry's bytes.
     @usableFromInline var buffer: [UInt8]
-    /// Where the bytes are in ``buffer``; both `UInt32.max` for all of it, whatever its size.
-    /// Two 32-bit offsets keep a value at 16 bytes, a quarter of an entry's memory.
+    /// Where the bytes start in ``buffer``; with ``end``, `UInt32.max` for all of it, whatever
+    /// its size. Two 32-bit offsets keep a value at 16 bytes, where an `ArraySlice` takes 32.
     @usableFromInline var start: UInt32
+    /// Where the bytes end in ``buffer``; see ``start``.
     @usableFromInline var end: UInt32
 
     /// The value's bytes, exactly as sent to or received from the server.
