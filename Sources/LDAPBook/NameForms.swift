@@ -67,7 +67,7 @@ struct NameCache {
 /// any other scalar is left to Unicode whole.
 struct ScalarForms {
     /// What Unicode says of one scalar.
-    enum Forms: Equatable {
+    enum Forms {
         case contextual
         case alone(folded: [UInt8], lowered: [UInt8])
     }
@@ -87,8 +87,18 @@ struct ScalarForms {
     static let range: ClosedRange<UInt32> = 0x80...0x7FF
 
     /// One slot per scalar of ``range``, and the forms of those used alone, one after
-    /// the other: read from ``ScalarFormsTable`` the first time a name goes beyond ASCII.
+    /// the other: read from ``ScalarFormsTable`` once per process.
     private static let table: (slots: [Slot], formBytes: [UInt8]) = parse(ScalarFormsTable.text)
+
+    /// The table's two halves, held by the instance so that reading a name does not fetch
+    /// (and retain) the shared table again.
+    private let slots: [Slot]
+    private let formBytes: [UInt8]
+
+    /// Forms read from the table.
+    init() {
+        (slots, formBytes) = Self.table
+    }
 
     /// The fold and lower case of `name`, or `nil` when it has a scalar outside ``range``
     /// or one whose forms depend on its neighbours (or is not valid UTF-8).
@@ -104,7 +114,6 @@ struct ScalarForms {
     /// ``forms(of:)`` makes them, and returns `true`; returns `false`, with both left as
     /// they were, when that would be `nil`.
     func append(_ name: UnsafeBufferPointer<UInt8>, folded: inout [UInt8], lowered: inout [UInt8]) -> Bool {
-        let (slots, formBytes) = Self.table
         let foldedStart = folded.count, loweredStart = lowered.count
         func fail() -> Bool {
             folded.removeSubrange(foldedStart...)
@@ -172,13 +181,15 @@ struct ScalarForms {
         return (slots, formBytes)
     }
 
-    /// Appends the bytes that the lower-case hex digits `hex` spell.
+    /// Appends the bytes that the pairs of hex digits `hex` spell.
     private static func appendHex(_ hex: Substring.UTF8View.SubSequence, to bytes: inout [UInt8]) {
-        func value(_ digit: UInt8) -> UInt8 { digit <= UInt8(ascii: "9") ? digit - UInt8(ascii: "0") : digit - UInt8(ascii: "a") + 10 }
         var index = hex.startIndex
         while index < hex.endIndex {
             let next = hex.index(after: index)
-            bytes.append(value(hex[index]) << 4 | value(hex[next]))
+            guard let high = hex[index].hexDigitValue, let low = hex[next].hexDigitValue else {
+                preconditionFailure("ScalarFormsTable.text holds something other than hex digits")
+            }
+            bytes.append(high << 4 | low)
             index = hex.index(after: next)
         }
     }

@@ -64,7 +64,7 @@ extension VCardProperty {
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "%") {
-                guard index + 2 < utf8.count, let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+                guard index + 2 < utf8.count, let high = utf8[index + 1].hexDigitValue, let low = utf8[index + 2].hexDigitValue
                 else { throw VCardBase64.Failure(reason: "the data: URI has a \"%\" not followed by two hex digits") }
                 bytes.append(high << 4 | low)
                 index += 3
@@ -74,14 +74,5 @@ extension VCardProperty {
             }
         }
         return bytes
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

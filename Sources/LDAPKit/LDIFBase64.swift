@@ -16,11 +16,6 @@ enum LDIFBase64 {
     }()
 
     /// Appends the base64 encoding of `bytes` to `output`, padded with `=`.
-    static func encode(_ bytes: [UInt8], to output: inout [UInt8]) {
-        bytes.withUnsafeBufferPointer { encode($0, to: &output) }
-    }
-
-    /// Appends the base64 encoding of `bytes` to `output`, padded with `=`.
     static func encode(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.reserveCapacity(output.count + (bytes.count + 2) / 3 * 4)
         var index = 0

@@ -70,11 +70,6 @@ struct LDIFOutput {
     /// too); it recommends it for a trailing space. Other control characters
     /// are written in base64 as well, so that the text stays readable and
     /// no tool on the way can alter them.
-    static func isSafe(_ value: [UInt8]) -> Bool {
-        value.withUnsafeBufferPointer(isSafe)
-    }
-
-    /// ``isSafe(_:)-([UInt8])`` of bytes where they are.
     static func isSafe(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = value.first, let last = value.last else { return true }
         switch first {

@@ -274,7 +274,7 @@ struct RankingTests {
 
     @Test("names of two-byte scalars put together from each scalar's forms are folded and lower-cased as Unicode would")
     func scalarForms() {
-        var forms = ScalarForms()
+        let forms = ScalarForms()
         var usable: [Unicode.Scalar] = []
         for value in ScalarForms.range {
             guard let scalar = Unicode.Scalar(value) else { continue }

@@ -12,7 +12,7 @@ struct LDIFBase64Tests {
     @Test("The RFC 4648 test vectors", arguments: vectors)
     func vector(text: String, encoded: String) {
         var output: [UInt8] = []
-        LDIFBase64.encode(Array(text.utf8), to: &output)
+        Array(text.utf8).withUnsafeBufferPointer { LDIFBase64.encode($0, to: &output) }
         #expect(String(decoding: output, as: UTF8.self) == encoded)
         #expect(LDIFBase64.decode(ArraySlice(encoded.utf8)) == Array(text.utf8))
     }
@@ -23,13 +23,13 @@ struct LDIFBase64Tests {
         for length in 0...300 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
             var encoded: [UInt8] = []
-            LDIFBase64.encode(bytes, to: &encoded)
+            bytes.withUnsafeBufferPointer { LDIFBase64.encode($0, to: &encoded) }
             #expect(encoded.count == (length + 2) / 3 * 4)
             #expect(LDIFBase64.decode(encoded[...]) == bytes)
         }
         let everyByte = (0...255).map { UInt8($0) }
         var encoded: [UInt8] = []
-        LDIFBase64.encode(everyByte, to: &encoded)
+        everyByte.withUnsafeBufferPointer { LDIFBase64.encode($0, to: &encoded) }
         #expect(LDIFBase64.decode(encoded[...]) == everyByte)
     }
 
