@@ -24,7 +24,7 @@ enum ReachAction {
         case .print:
             var bytes = value.bytes
             if !field.kind.isBinary { bytes.append(UInt8(ascii: "\n")) }
-            FileHandle.standardOutput.write(Data(bytes))
+            StandardStream.output.write(bytes)
         case .open:
             try Self.spawn(["xdg-open", Self.openable(value, field: field)])
         case .exec(let template):

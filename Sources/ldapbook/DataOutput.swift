@@ -16,7 +16,7 @@ enum DataOutput {
 
     /// Writes `text` to standard output.
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data((isTerminal ? shownOnTerminal(text) : text).utf8))
+        StandardStream.output.write(isTerminal ? shownOnTerminal(text) : text)
     }
 
     /// Writes `bytes` to standard output.
@@ -24,7 +24,7 @@ enum DataOutput {
         if isTerminal {
             write(String(decoding: bytes, as: UTF8.self))
         } else {
-            FileHandle.standardOutput.write(Data(bytes))
+            StandardStream.output.write(bytes)
         }
     }
 

@@ -7,7 +7,7 @@ import TerminalUI
 enum Diagnostics {
     /// Writes `message` as one line.
     static func say(_ message: String) {
-        FileHandle.standardError.write(Data("ldapbook: \(TerminalText.sanitized(message))\n".utf8))
+        StandardStream.error.write("ldapbook: \(TerminalText.sanitized(message))\n")
     }
 
     /// `text` as a message quotes it: whole up to `limit` characters, otherwise its

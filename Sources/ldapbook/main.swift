@@ -31,7 +31,7 @@ func run() async -> ExitCode {
         let parsed = try parser.parse(try parser.processArguments())
         if let help = parsed.helpRequested {
             let width = CommandLineParser.helpWidth(columns: ProcessInfo.processInfo.environment["COLUMNS"])
-            FileHandle.standardOutput.write(Data((parser.help(for: help, width: width) + "\n").utf8))
+            StandardStream.output.write(parser.help(for: help, width: width) + "\n")
             return .success
         }
         switch parsed.command?.name {

@@ -34,11 +34,11 @@ enum Add {
                                   values: FieldAssignment.grouped(assignments))
         if parsed.flag("--dry-run") {
             let entry = try await book.entry(for: newPerson)
-            FileHandle.standardOutput.write(Data(LDIFWriter.write(.add(entry))))
+            StandardStream.output.write(LDIFWriter.write(.add(entry)))
             return .success
         }
         let person = try await book.add(newPerson)
-        FileHandle.standardOutput.write(Data("\(person.dn)\n".utf8))
+        StandardStream.output.write("\(person.dn)\n")
         return .success
     }
 }

@@ -21,12 +21,12 @@ enum Documentation {
         case "zsh": text = zsh(parser)
         case let other: throw CommandFailure(.usage, "completion: \"\(other)\" is not a shell (bash or zsh)")
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(text)
         return .success
     }
 
     static func runManpage(parser: CommandLineParser) -> ExitCode {
-        FileHandle.standardOutput.write(Data(manpage(parser).utf8))
+        StandardStream.output.write(manpage(parser))
         return .success
     }
 

@@ -37,7 +37,7 @@ enum Fields {
                 : "custom fields need ldapbook's schema (see ldapbook schema install)")
             text = lines.map { TerminalText.sanitized($0) }.joined(separator: "\n") + "\n"
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(text)
         return .success
     }
 }

@@ -54,7 +54,7 @@ enum Find {
         } else {
             output = table(field: field, matches: matches, more: more, explain: parsed.flag("--explain"))
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        StandardStream.output.write(output)
         UntilExit.keep(ranking)
         return matches.isEmpty ? .nothingDone : .success
     }

@@ -72,7 +72,7 @@ enum Import {
                 let label = path
                 report = { done in
                     if done == total || done % 100 == 0 {
-                        FileHandle.standardError.write(Data("\r\(TerminalText.sanitized(label)): \(done)/\(total)".utf8))
+                        StandardStream.error.write("\r\(TerminalText.sanitized(label)): \(done)/\(total)")
                     }
                 }
             }
@@ -88,12 +88,12 @@ enum Import {
                 case .failure(let error): tally.rejected.append("\(source): \(error)")
                 }
             }
-            if progress && total > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+            if progress && total > 0 { StandardStream.error.write("\n") }
         }
         let verb = dryRun ? "would be " : ""
         let summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
         for reason in tally.rejected { Diagnostics.say("rejected: \(reason)") }
-        FileHandle.standardOutput.write(Data(summary.utf8))
+        StandardStream.output.write(summary)
         return tally.rejected.isEmpty ? .success : .invalidValue
     }
 

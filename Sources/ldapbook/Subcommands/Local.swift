@@ -28,7 +28,7 @@ enum Local {
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
         let local = LocalDirectory()
-        let out = { (text: String) in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        let out = { (text: String) in StandardStream.output.write(text + "\n") }
         switch parsed.positional("ACTION") ?? "" {
         case "start":
             try await local.start()
@@ -109,7 +109,7 @@ enum Local {
             try await book.add(NewPerson(givenName: sample.givenName, surname: sample.surname, values: values))
             added += 1
         }
-        FileHandle.standardOutput.write(Data("added \(added) people to \(LocalDirectory.suffix)\n".utf8))
+        StandardStream.output.write("added \(added) people to \(LocalDirectory.suffix)\n")
         return .success
     }
 }

@@ -34,7 +34,7 @@ enum Photo {
         if let output {
             try UserFile.write(bytes, to: output)
         } else {
-            FileHandle.standardOutput.write(Data(bytes))
+            StandardStream.output.write(bytes)
         }
         return .success
     }

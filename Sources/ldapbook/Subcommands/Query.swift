@@ -47,11 +47,11 @@ enum Query {
             }
         }
         guard !lines.isEmpty else {
-            if format == "mutt" { FileHandle.standardOutput.write(Data("no match\n".utf8)) }
+            if format == "mutt" { StandardStream.output.write("no match\n") }
             return .nothingDone
         }
         let header = format == "mutt" ? ["ldapbook: \(lines.count) address\(lines.count == 1 ? "" : "es")"] : []
-        FileHandle.standardOutput.write(Data(((header + lines).joined(separator: "\n") + "\n").utf8))
+        StandardStream.output.write((header + lines).joined(separator: "\n") + "\n")
         return .success
     }
 }

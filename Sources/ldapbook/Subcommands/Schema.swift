@@ -28,7 +28,7 @@ enum Schema {
         case "print":
             let format = try parsed.choice("--format", from: ["ldif", "schema"]) ?? "ldif"
             let text = format == "ldif" ? LDAPBookSchema.ldif : try slapdConfForm()
-            FileHandle.standardOutput.write(Data(text.utf8))
+            StandardStream.output.write(text)
             return .success
         case "install":
             return try await install(parsed)
@@ -57,15 +57,15 @@ enum Schema {
     static func install(_ parsed: ParsedCommandLine) async throws -> ExitCode {
         let connection = try await Directory.connection(parsed)
         if try await connection.schema().objectClass(named: LDAPBookSchema.objectClass) != nil {
-            FileHandle.standardOutput.write(Data("ldapbook's schema is already installed\n".utf8))
+            StandardStream.output.write("ldapbook's schema is already installed\n")
             return .success
         }
         try await connection.add(try schemaEntry())
-        FileHandle.standardOutput.write(Data("""
+        StandardStream.output.write("""
             installed ldapbook's schema in cn=config
             recommended index for custom fields: olcDbIndex: ldapbookCustomField eq,sub (see schema/README.md)
 
-            """.utf8))
+            """)
         return .success
     }
 }

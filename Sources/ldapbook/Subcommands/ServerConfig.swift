@@ -59,7 +59,7 @@ enum ServerConfig {
                 throw CommandFailure(.unavailable, "server-config: cannot write \(output)")
             }
         } else {
-            FileHandle.standardOutput.write(Data(ldif.utf8))
+            StandardStream.output.write(ldif)
         }
         return .success
     }

@@ -69,7 +69,7 @@ enum SetValues {
                                                      book: book, fields: fields, parsed: parsed)
         let modifications = try book.modifications(for: change, of: person)
         if parsed.flag("--dry-run") {
-            FileHandle.standardOutput.write(Data(LDIFWriter.write(.modify(person.dn, modifications))))
+            StandardStream.output.write(LDIFWriter.write(.modify(person.dn, modifications)))
             return .success
         }
         guard !modifications.isEmpty else {

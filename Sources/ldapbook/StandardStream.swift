@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Standard output or standard error, written with `write(2)`: what every subcommand
+/// prints goes through here.
+///
+/// A write is retried after a signal and continued after a short write, so the whole
+/// buffer goes out or an error ends it. On an error there is nowhere left to report it:
+/// with a closed pipe, `SIGPIPE` has already ended the process, as it would end `cat`.
+enum StandardStream {
+    /// Standard output: results, data formats, help.
+    case output
+    /// Standard error: diagnostics and progress.
+    case error
+
+    private var descriptor: Int32 {
+        switch self {
+        case .output: STDOUT_FILENO
+        case .error: STDERR_FILENO
+        }
+    }
+
+    /// Writes `text` as UTF-8.
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+
+    /// Writes `bytes`.
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    /// Writes `buffer`.
+    func write(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard var address = buffer.baseAddress else { return }
+        var remaining = buffer.count
+        while remaining > 0 {
+            let written = Glibc.write(descriptor, address, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            address += written
+            remaining -= written
+        }
+    }
+}
