@@ -19,7 +19,8 @@ private struct ByteKey: Hashable {
 ///
 /// ASCII names are read directly. Names of ASCII and two-byte UTF-8 scalars (Latin,
 /// Greek, Cyrillic, Hebrew, Arabic and more) are put together from each scalar's forms,
-/// looked up in a table Unicode filled in advance; other names are asked of Unicode once
+/// looked up in a table Unicode filled in advance, and so are Chinese, Japanese kanji and
+/// Korean names, whose scalars' forms follow rules; other names are asked of Unicode once
 /// per distinct name.
 struct NameCache {
     private var scalars = ScalarForms()
@@ -55,8 +56,9 @@ struct NameCache {
     }
 }
 
-/// The fold and lower case of names made of ASCII and two-byte UTF-8 scalars
-/// (U+0080 to U+07FF), put together from the forms of each scalar alone.
+/// The fold and lower case of names made of ASCII, two-byte UTF-8 scalars (U+0080 to
+/// U+07FF), CJK unified ideographs and Hangul syllables, put together from the forms of
+/// each scalar alone.
 ///
 /// That gives Unicode's answer for the whole name when no scalar's form depends on its
 /// neighbours, so a scalar is used alone only when: it is not white space (which the fold
@@ -101,7 +103,8 @@ struct ScalarForms {
     }
 
     /// The fold and lower case of `name`, or `nil` when it has a scalar outside ``range``
-    /// or one whose forms depend on its neighbours (or is not valid UTF-8).
+    /// (other than a unified ideograph or Hangul syllable) or one whose forms depend on its
+    /// neighbours (or is not valid UTF-8).
     func forms(of name: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], lowered: [UInt8])? {
         var folded: [UInt8] = []
         var lowered: [UInt8] = []
@@ -138,6 +141,18 @@ struct ScalarForms {
                 index += 1
                 continue
             }
+            if byte & 0xF0 == 0xE0 {
+                // A three-byte sequence: 1110xxxx 10xxxxxx 10xxxxxx, U+0800 to U+FFFF.
+                guard index + 2 < name.count, name[index + 1] & 0xC0 == 0x80, name[index + 2] & 0xC0 == 0x80 else {
+                    return fail()
+                }
+                let scalar = UInt32(byte & 0x0F) << 12 | UInt32(name[index + 1] & 0x3F) << 6 | UInt32(name[index + 2] & 0x3F)
+                guard Self.appendThreeByteForms(scalar, folded: &folded, lowered: &lowered, pendingSpace: &pendingSpace) else {
+                    return fail()
+                }
+                index += 3
+                continue
+            }
             // A two-byte sequence: 110xxxxx 10xxxxxx, at least U+0080.
             guard byte & 0xE0 == 0xC0, byte >= 0xC2, index + 1 < name.count, name[index + 1] & 0xC0 == 0x80 else {
                 return fail()
@@ -159,38 +174,95 @@ struct ScalarForms {
         return true
     }
 
-    /// Reads the table: a line per scalar of ``range`` in order, `-` for one whose forms
-    /// depend on its neighbours, else the fold and the lower case in hex, around a `:`.
-    private static func parse(_ text: String) -> (slots: [Slot], formBytes: [UInt8]) {
-        var slots: [Slot] = []
-        var formBytes: [UInt8] = []
-        slots.reserveCapacity(range.count)
-        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).prefix(range.count) {
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                slots.append(.contextual)
-                continue
-            }
-            let start = formBytes.count
-            appendHex(line[..<colon], to: &formBytes)
-            let middle = formBytes.count
-            appendHex(line[line.index(after: colon)...], to: &formBytes)
-            slots.append(Slot(start: UInt32(start), folded: UInt8(middle - start), lowered: UInt8(formBytes.count - middle),
-                              isAlone: true))
+    /// The CJK unified ideographs of the Basic Multilingual Plane (the block and
+    /// extension A): no case, no decomposition, each a character of its own, so each is
+    /// its own fold and lower case.
+    static let unifiedIdeographs: [ClosedRange<UInt32>] = [0x3400...0x4DBF, 0x4E00...0x9FFF]
+
+    /// The precomposed Hangul syllables: no case, each a character of its own, and
+    /// decomposed by Unicode's arithmetic into two or three conjoining jamo, none of which
+    /// reorders, so each syllable's fold is its jamo and its lower case is itself.
+    static let hangulSyllables: ClosedRange<UInt32> = 0xAC00...0xD7A3
+
+    /// Appends the forms of the three-byte scalar `scalar` when it is a unified ideograph or
+    /// a Hangul syllable, and returns `true`; returns `false` for any other scalar (and for
+    /// an overlong or surrogate encoding), whose forms are Unicode's to give.
+    private static func appendThreeByteForms(_ scalar: UInt32, folded: inout [UInt8], lowered: inout [UInt8],
+                                             pendingSpace: inout Bool) -> Bool {
+        let isIdeograph = unifiedIdeographs.contains { $0.contains(scalar) }
+        guard isIdeograph || hangulSyllables.contains(scalar) else { return false }
+        if pendingSpace {
+            folded.append(0x20)
+            pendingSpace = false
         }
-        precondition(slots.count == range.count, "ScalarFormsTable.text has \(slots.count) lines, not \(range.count)")
-        return (slots, formBytes)
+        appendThreeByteUTF8(scalar, to: &lowered)
+        guard !isIdeograph else {
+            appendThreeByteUTF8(scalar, to: &folded)
+            return true
+        }
+        // Unicode §3.12: L, V and (unless the index says none) T jamo.
+        let syllableIndex = scalar - hangulSyllables.lowerBound
+        let trailingCount: UInt32 = 28, vowelTrailingCount: UInt32 = 21 * 28
+        appendThreeByteUTF8(0x1100 + syllableIndex / vowelTrailingCount, to: &folded)
+        appendThreeByteUTF8(0x1161 + (syllableIndex % vowelTrailingCount) / trailingCount, to: &folded)
+        if syllableIndex % trailingCount != 0 {
+            appendThreeByteUTF8(0x11A7 + syllableIndex % trailingCount, to: &folded)
+        }
+        return true
     }
 
-    /// Appends the bytes that the pairs of hex digits `hex` spell.
-    private static func appendHex(_ hex: Substring.UTF8View.SubSequence, to bytes: inout [UInt8]) {
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(after: index)
-            guard let high = hex[index].hexDigitValue, let low = hex[next].hexDigitValue else {
+    /// Appends the UTF-8 of `scalar`, one of U+0800...U+FFFF.
+    private static func appendThreeByteUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
+        bytes.append(0xE0 | UInt8(scalar >> 12))
+        bytes.append(0x80 | UInt8(scalar >> 6 & 0x3F))
+        bytes.append(0x80 | UInt8(scalar & 0x3F))
+    }
+
+    /// Reads the table: a line per scalar of ``range`` in order, `-` for one whose forms
+    /// depend on its neighbours, else the fold and the lower case in hex, around a `:`.
+    ///
+    /// Every process that ranks reads it, so it is read as plain bytes with integer
+    /// offsets (splitting the string's UTF-8 view into lines costs ten times as much).
+    private static func parse(_ text: String) -> (slots: [Slot], formBytes: [UInt8]) {
+        var text = text
+        return text.withUTF8 { bytes in
+            var slots: [Slot] = []
+            var formBytes: [UInt8] = []
+            slots.reserveCapacity(range.count)
+            formBytes.reserveCapacity(bytes.count / 2)
+            var lineStart = 0
+            while slots.count < range.count, lineStart < bytes.count {
+                var lineEnd = lineStart
+                while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                var colon = lineStart
+                while colon < lineEnd, bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+                if colon == lineEnd {
+                    slots.append(.contextual)
+                } else {
+                    let start = formBytes.count
+                    appendHex(bytes, lineStart..<colon, to: &formBytes)
+                    let middle = formBytes.count
+                    appendHex(bytes, colon + 1..<lineEnd, to: &formBytes)
+                    slots.append(Slot(start: UInt32(start), folded: UInt8(middle - start),
+                                      lowered: UInt8(formBytes.count - middle), isAlone: true))
+                }
+                lineStart = lineEnd + 1
+            }
+            precondition(slots.count == range.count, "ScalarFormsTable.text has \(slots.count) lines, not \(range.count)")
+            return (slots, formBytes)
+        }
+    }
+
+    /// Appends the bytes that the pairs of hex digits at `offsets` of `text` spell.
+    private static func appendHex(_ text: UnsafeBufferPointer<UInt8>, _ offsets: Range<Int>, to bytes: inout [UInt8]) {
+        precondition(offsets.count.isMultiple(of: 2), "ScalarFormsTable.text has an odd number of hex digits")
+        var index = offsets.lowerBound
+        while index < offsets.upperBound {
+            guard let high = text[index].hexDigitValue, let low = text[index + 1].hexDigitValue else {
                 preconditionFailure("ScalarFormsTable.text holds something other than hex digits")
             }
             bytes.append(high << 4 | low)
-            index = hex.index(after: next)
+            index += 2
         }
     }
 

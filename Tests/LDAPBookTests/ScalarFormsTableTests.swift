@@ -31,6 +31,40 @@ struct ScalarFormsTableTests {
         #expect(Array("Ólafsdóttir".utf8).withUnsafeBufferPointer { ScalarForms().forms(of: $0) } != nil)
     }
 
+    @Test("every unified ideograph and Hangul syllable alone has the forms Unicode gives it")
+    func ideographsAndSyllables() {
+        let forms = ScalarForms()
+        for range in ScalarForms.unifiedIdeographs + [ScalarForms.hangulSyllables] {
+            for value in range {
+                let bytes = Array(String(Character(Unicode.Scalar(value)!)).utf8)
+                let alone = bytes.withUnsafeBufferPointer { forms.forms(of: $0) }
+                let whole = NameCache.formsThroughUnicode(bytes)
+                #expect(alone?.folded == whole.folded && alone?.lowered == whole.lowered, "U+\(String(value, radix: 16))")
+            }
+        }
+    }
+
+    @Test("Chinese, Japanese and Korean names, alone or mixed with other scripts, fold as Unicode folds them")
+    func namesWithIdeographsAndSyllables() {
+        let covered = ["山田", "太郎 山田", "김민준", "Jo 佐藤", "박 지성", "Ólafur 鈴木", "  홍길동  ", "李\t小龍"]
+        for name in covered {
+            let bytes = Array(name.utf8)
+            let forms = bytes.withUnsafeBufferPointer { ScalarForms().forms(of: $0) }
+            let whole = NameCache.formsThroughUnicode(bytes)
+            #expect(forms?.folded == whole.folded, "\(name)")
+            #expect(forms?.lowered == whole.lowered, "\(name)")
+        }
+        // Kana, a compatibility ideograph, a syllable with a combining mark or a separate
+        // trailing jamo, and an ideograph with a variation selector are left to Unicode.
+        for name in ["やまだ", "\u{F900}", "한\u{0301}", "하\u{11AB}", "葛\u{E0100}", "一\u{FE00}"] {
+            #expect(Array(name.utf8).withUnsafeBufferPointer { ScalarForms().forms(of: $0) } == nil, "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        // Malformed three-byte sequences are not read as scalars.
+        for bytes: [UInt8] in [[0xE4, 0xB8], [0xE4, 0x41, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80]] {
+            #expect(bytes.withUnsafeBufferPointer { ScalarForms().forms(of: $0) } == nil, "\(bytes)")
+        }
+    }
+
     /// The Swift source of ScalarFormsTable.swift holding `text`.
     static func source(_ text: String) -> String {
         """
