@@ -211,17 +211,71 @@ struct BERReader {
 
     /// Reads the next element of any kind and returns its tag and contents octets.
     mutating func readElement() throws -> (tag: BERTag, contents: ArraySlice<UInt8>) {
-        guard let identifier = remaining.first else {
-            throw Self.malformed("expected an element but the data ended")
+        let base = remaining.startIndex
+        let (tag, contents) = try remaining.withUnsafeBufferPointer { bytes throws(LDAPError) in
+            try Self.element(in: bytes, at: 0, end: bytes.count)
         }
+        defer { remaining = remaining[(base + contents.upperBound)...] }
+        return (tag, remaining[base + contents.lowerBound ..< base + contents.upperBound])
+    }
+
+    /// The element at `offset` of `bytes`, which ends by `end`: its tag and where its
+    /// contents octets are. Every BER header LDAPKit reads is read here.
+    ///
+    /// - Throws: `LDAPError` with code `decodingError` when no whole element starts at
+    ///   `offset`, or it uses what LDAP excludes (multi-octet tags, indefinite lengths).
+    static func element(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int,
+                        end: Int) throws(LDAPError) -> (tag: BERTag, contents: Range<Int>) {
+        guard offset < end else {
+            throw malformed("expected an element but the data ended")
+        }
+        let identifier = bytes[offset]
         guard identifier & 0x1F != 0x1F else {
-            throw Self.malformed("multi-octet tags are not used in LDAP")
+            throw malformed("multi-octet tags are not used in LDAP")
         }
-        remaining = remaining.dropFirst()
-        let length = try readLength()
-        let contents = remaining.prefix(length)
-        remaining = remaining.dropFirst(length)
-        return (BERTag(rawValue: identifier), contents)
+        guard offset + 1 < end else {
+            throw malformed("the data ended before an element's length")
+        }
+        let first = bytes[offset + 1]
+        var start = offset + 2
+        var length = Int(first)
+        if first >= 0x80 {
+            guard first != 0x80 else {
+                throw malformed("indefinite lengths are not allowed in LDAP")
+            }
+            guard first != 0xFF else {
+                throw malformed("the length octet 0xFF is reserved")
+            }
+            let count = Int(first & 0x7F)
+            guard count <= end - start else {
+                throw malformed("the data ended inside an element's length")
+            }
+            length = 0
+            for octet in bytes[start ..< start + count] {
+                guard length <= Int.max >> 8 else {
+                    throw malformed("an element's length does not fit in memory")
+                }
+                length = length << 8 | Int(octet)
+            }
+            start += count
+        }
+        guard length <= end - start else {
+            throw malformed("an element claims \(length) bytes but only \(end - start) remain")
+        }
+        return (BERTag(rawValue: identifier), start ..< start + length)
+    }
+
+    /// ``element(in:at:end:)``, which must be tagged `tag`.
+    static func element(_ tag: BERTag, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int,
+                        end: Int) throws(LDAPError) -> Range<Int> {
+        guard offset < end else {
+            throw malformed("expected an element tagged \(tag) but the data ended")
+        }
+        let actual = BERTag(rawValue: bytes[offset])
+        guard actual == tag else {
+            throw malformed("expected an element tagged \(tag) but found \(actual)")
+        }
+        return try element(in: bytes, at: offset, end: end).contents
     }
 
     /// Reads the next element, which must be tagged `tag`, and returns its contents octets.
@@ -300,45 +354,7 @@ struct BERReader {
         return BERReader(try readElement(tag), depth: depth + 1)
     }
 
-    /// Reads definite-form length octets, short or long, and checks that
-    /// that many bytes remain.
-    private mutating func readLength() throws -> Int {
-        guard let first = remaining.first else {
-            throw Self.malformed("the data ended before an element's length")
-        }
-        remaining = remaining.dropFirst()
-        if first < 0x80 {
-            return try checkedLength(Int(first))
-        }
-        guard first != 0x80 else {
-            throw Self.malformed("indefinite lengths are not allowed in LDAP")
-        }
-        guard first != 0xFF else {
-            throw Self.malformed("the length octet 0xFF is reserved")
-        }
-        let count = Int(first & 0x7F)
-        guard count <= remaining.count else {
-            throw Self.malformed("the data ended inside an element's length")
-        }
-        var length = 0
-        for octet in remaining.prefix(count) {
-            guard length <= Int.max >> 8 else {
-                throw Self.malformed("an element's length does not fit in memory")
-            }
-            length = length << 8 | Int(octet)
-        }
-        remaining = remaining.dropFirst(count)
-        return try checkedLength(length)
-    }
-
-    private func checkedLength(_ length: Int) throws -> Int {
-        guard length <= remaining.count else {
-            throw Self.malformed("an element claims \(length) bytes but only \(remaining.count) remain")
-        }
-        return length
-    }
-
-    private static func malformed(_ reason: String) -> LDAPError {
+    static func malformed(_ reason: String) -> LDAPError {
         LDAPError(.decodingError, message: "Malformed BER: \(reason)")
     }
 }
