@@ -120,10 +120,10 @@ extension LocalDirectory {
         case .exited:
             let status = launched?.exitStatus.map { " (\($0))" } ?? ""
             throw SlapdError(.exitedDuringStartup, "slapd exited during startup\(status): \(commandLine)", output: log())
-        case .timedOut:
+        case .timedOut(let lastProbe):
             throw SlapdError(
                 .startTimedOut,
-                "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout): \(commandLine)",
+                "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout) (last probe: \(lastProbe)): \(commandLine)",
                 output: log()
             )
         case .answeredAs(let identity):

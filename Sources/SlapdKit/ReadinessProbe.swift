@@ -7,8 +7,8 @@ struct ReadinessProbe: Sendable {
     enum Outcome: Equatable {
         /// slapd answered with this authorization identity (without the `dn:` prefix).
         case answered(String)
-        /// slapd did not answer (not listening yet, or too slow).
-        case silent
+        /// slapd did not answer (not listening yet, or too slow); why, as ldapwhoami saw it.
+        case silent(String)
     }
 
     /// How waiting for slapd to answer ended.
@@ -19,8 +19,8 @@ struct ReadinessProbe: Sendable {
         case answeredAs(String)
         /// The process exited before it answered.
         case exited
-        /// slapd did not answer in time.
-        case timedOut
+        /// slapd did not answer in time; why the last probe got no answer.
+        case timedOut(lastProbe: String)
     }
 
     /// How long to wait between two probes.
@@ -48,14 +48,17 @@ struct ReadinessProbe: Sendable {
         do {
             try client.launch()
         } catch {
-            return .silent
+            return .silent("ldapwhoami did not start: \(error)")
         }
         guard let status = await client.waitForExit(timeout: timeout) else {
             client.send(SIGKILL)
             _ = await client.waitForExit()
-            return .silent
+            return .silent("ldapwhoami had no answer within \(timeout)")
         }
-        guard status.isSuccess else { return .silent }
+        guard status.isSuccess else {
+            let said = client.standardError.text.trimmingTrailingWhitespace()
+            return .silent("ldapwhoami ended with \(status)" + (said.isEmpty ? "" : ": \(said)"))
+        }
         let answer = client.standardOutput.text.trimmingTrailingWhitespace()
         guard answer.hasPrefix("dn:") else { return .answered(answer) }
         return .answered(String(answer.dropFirst(3)))
@@ -68,20 +71,22 @@ struct ReadinessProbe: Sendable {
     func waitUntilAnswering(as rootDN: String, timeout: Duration, hasExited: () -> Bool) async throws -> Wait {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
+        var lastProbe = "no probe ran"
         while true {
             if hasExited() {
                 return .exited
             }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {
-                return .timedOut
+                return .timedOut(lastProbe: lastProbe)
             }
             switch await probe(timeout: min(remaining, Self.singleProbeTimeout)) {
             case .answered(let identity) where Self.sameDN(identity, rootDN):
                 return .answered
             case .answered(let identity):
                 return .answeredAs(identity)
-            case .silent:
+            case .silent(let reason):
+                lastProbe = reason
                 try await Task.sleep(for: Self.interval)
             }
         }

@@ -165,10 +165,10 @@ extension Slapd {
                 "slapd exited during startup (\(status)): \(process.commandLine)",
                 output: log.text(since: outputMark, lastBytes: Self.quotedOutputLength)
             )
-        case .timedOut:
+        case .timedOut(let lastProbe):
             throw SlapdError(
                 .startTimedOut,
-                "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout): \(process.commandLine)",
+                "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout) (last probe: \(lastProbe)): \(process.commandLine)",
                 output: log.text(since: outputMark, lastBytes: Self.quotedOutputLength)
             )
         case .answeredAs(let identity):

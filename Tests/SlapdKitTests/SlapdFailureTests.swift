@@ -56,6 +56,8 @@ struct SlapdFailureTests {
         // server exited by itself (after a minute) would report exitedDuringStartup.
         #expect(error?.kind == .startTimedOut)
         #expect(error?.description.contains("pretending to start") == true, "\(error?.description ?? "")")
+        // Why the probes saw nothing is said too (here: no socket to connect to).
+        #expect(error?.description.contains("(last probe: ldapwhoami ") == true, "\(error?.description ?? "")")
         #expect(!slapd.isRunning)
     }
 
