@@ -97,9 +97,18 @@ struct ScalarForms {
     private let slots: [Slot]
     private let formBytes: [UInt8]
 
+    /// The most bytes either form takes for one byte of a name: a two-byte scalar's forms
+    /// as long as the table's longest, over two; a Hangul syllable's nine bytes of jamo,
+    /// over three; ASCII's one (a space the fold puts back stands for one it read).
+    private static let tableMaximumExpansion = max(3, table.slots.map { (Int(max($0.folded, $0.lowered)) + 1) / 2 }.max() ?? 0)
+
+    /// ``tableMaximumExpansion``, held by the instance as the table is.
+    private let maximumExpansion: Int
+
     /// Forms read from the table.
     init() {
         (slots, formBytes) = Self.table
+        maximumExpansion = Self.tableMaximumExpansion
     }
 
     /// The fold and lower case of `name`, or `nil` when it has a scalar outside ``range``
@@ -116,27 +125,81 @@ struct ScalarForms {
     /// Appends the fold and lower case of `name` to `folded` and `lowered`, as
     /// ``forms(of:)`` makes them, and returns `true`; returns `false`, with both left as
     /// they were, when that would be `nil`.
+    ///
+    /// The forms are written to scratch space on the stack, then appended whole: appending
+    /// a byte at a time checked each array's uniqueness and capacity for every byte, most of
+    /// the cost of ranking a name beyond ASCII. A name whose forms might not fit the scratch
+    /// space (a few hundred bytes) is left to Unicode whole.
     func append(_ name: UnsafeBufferPointer<UInt8>, folded: inout [UInt8], lowered: inout [UInt8]) -> Bool {
-        let foldedStart = folded.count, loweredStart = lowered.count
-        func fail() -> Bool {
-            folded.removeSubrange(foldedStart...)
-            lowered.removeSubrange(loweredStart...)
-            return false
+        let most = name.count * maximumExpansion
+        guard most <= Self.scratchBytes / 2 else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.scratchBytes) { scratch in
+            var forms = FormsWriter(folded: scratch.baseAddress!, lowered: scratch.baseAddress! + Self.scratchBytes / 2)
+            guard write(name, to: &forms) else { return false }
+            folded.append(contentsOf: UnsafeBufferPointer(start: forms.folded, count: forms.foldedCount))
+            lowered.append(contentsOf: UnsafeBufferPointer(start: forms.lowered, count: forms.loweredCount))
+            return true
         }
+    }
+
+    /// The scratch space of ``append(_:folded:lowered:)``, half for each form: small
+    /// enough to be on the stack without asking the runtime whether it fits.
+    private static let scratchBytes = 1024
+
+    /// Where ``append(_:folded:lowered:)`` writes the two forms, and how much of each.
+    private struct FormsWriter {
+        let folded: UnsafeMutablePointer<UInt8>
+        let lowered: UnsafeMutablePointer<UInt8>
+        var foldedCount = 0
+        var loweredCount = 0
+
+        init(folded: UnsafeMutablePointer<UInt8>, lowered: UnsafeMutablePointer<UInt8>) {
+            self.folded = folded
+            self.lowered = lowered
+        }
+
+        mutating func fold(_ byte: UInt8) {
+            folded[foldedCount] = byte
+            foldedCount += 1
+        }
+
+        mutating func lower(_ byte: UInt8) {
+            lowered[loweredCount] = byte
+            loweredCount += 1
+        }
+
+        /// Adds the UTF-8 of `scalar`, one of U+0800...U+FFFF, to the fold.
+        mutating func fold(threeByte scalar: UInt32) {
+            fold(0xE0 | UInt8(scalar >> 12))
+            fold(0x80 | UInt8(scalar >> 6 & 0x3F))
+            fold(0x80 | UInt8(scalar & 0x3F))
+        }
+
+        /// Adds the UTF-8 of `scalar`, one of U+0800...U+FFFF, to the lower case.
+        mutating func lower(threeByte scalar: UInt32) {
+            lower(0xE0 | UInt8(scalar >> 12))
+            lower(0x80 | UInt8(scalar >> 6 & 0x3F))
+            lower(0x80 | UInt8(scalar & 0x3F))
+        }
+    }
+
+    /// Writes the forms of `name` to `forms`; `false` when ``forms(of:)`` would be `nil`.
+    /// Each form gets at most ``maximumExpansion`` bytes for each byte of `name`.
+    private func write(_ name: UnsafeBufferPointer<UInt8>, to forms: inout FormsWriter) -> Bool {
         var pendingSpace = false
         var index = 0
         while index < name.count {
             let byte = name[index]
             if byte < 0x80 {
-                lowered.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+                forms.lower((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
                 if byte == 0x20 || (0x09...0x0D).contains(byte) {
-                    pendingSpace = folded.count > foldedStart
+                    pendingSpace = forms.foldedCount > 0
                 } else {
                     if pendingSpace {
-                        folded.append(0x20)
+                        forms.fold(0x20)
                         pendingSpace = false
                     }
-                    folded.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+                    forms.fold((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
                 }
                 index += 1
                 continue
@@ -144,30 +207,28 @@ struct ScalarForms {
             if byte & 0xF0 == 0xE0 {
                 // A three-byte sequence: 1110xxxx 10xxxxxx 10xxxxxx, U+0800 to U+FFFF.
                 guard index + 2 < name.count, name[index + 1] & 0xC0 == 0x80, name[index + 2] & 0xC0 == 0x80 else {
-                    return fail()
+                    return false
                 }
                 let scalar = UInt32(byte & 0x0F) << 12 | UInt32(name[index + 1] & 0x3F) << 6 | UInt32(name[index + 2] & 0x3F)
-                guard Self.appendThreeByteForms(scalar, folded: &folded, lowered: &lowered, pendingSpace: &pendingSpace) else {
-                    return fail()
-                }
+                guard Self.writeThreeByteForms(scalar, to: &forms, pendingSpace: &pendingSpace) else { return false }
                 index += 3
                 continue
             }
             // A two-byte sequence: 110xxxxx 10xxxxxx, at least U+0080.
             guard byte & 0xE0 == 0xC0, byte >= 0xC2, index + 1 < name.count, name[index + 1] & 0xC0 == 0x80 else {
-                return fail()
+                return false
             }
             let scalar = UInt32(byte & 0x1F) << 6 | UInt32(name[index + 1] & 0x3F)
-            let forms = slots[Int(scalar - Self.range.lowerBound)]
-            guard forms.isAlone else { return fail() }
+            let slot = slots[Int(scalar - Self.range.lowerBound)]
+            guard slot.isAlone else { return false }
             if pendingSpace {
-                folded.append(0x20)
+                forms.fold(0x20)
                 pendingSpace = false
             }
-            let start = Int(forms.start), middle = start + Int(forms.folded), end = middle + Int(forms.lowered)
+            let start = Int(slot.start), middle = start + Int(slot.folded), end = middle + Int(slot.lowered)
             formBytes.withUnsafeBufferPointer { bytes in
-                folded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<middle]))
-                lowered.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[middle..<end]))
+                for offset in start..<middle { forms.fold(bytes[offset]) }
+                for offset in middle..<end { forms.lower(bytes[offset]) }
             }
             index += 2
         }
@@ -184,38 +245,30 @@ struct ScalarForms {
     /// reorders, so each syllable's fold is its jamo and its lower case is itself.
     static let hangulSyllables: ClosedRange<UInt32> = 0xAC00...0xD7A3
 
-    /// Appends the forms of the three-byte scalar `scalar` when it is a unified ideograph or
+    /// Writes the forms of the three-byte scalar `scalar` when it is a unified ideograph or
     /// a Hangul syllable, and returns `true`; returns `false` for any other scalar (and for
     /// an overlong or surrogate encoding), whose forms are Unicode's to give.
-    private static func appendThreeByteForms(_ scalar: UInt32, folded: inout [UInt8], lowered: inout [UInt8],
-                                             pendingSpace: inout Bool) -> Bool {
+    private static func writeThreeByteForms(_ scalar: UInt32, to forms: inout FormsWriter, pendingSpace: inout Bool) -> Bool {
         let isIdeograph = unifiedIdeographs.contains { $0.contains(scalar) }
         guard isIdeograph || hangulSyllables.contains(scalar) else { return false }
         if pendingSpace {
-            folded.append(0x20)
+            forms.fold(0x20)
             pendingSpace = false
         }
-        appendThreeByteUTF8(scalar, to: &lowered)
+        forms.lower(threeByte: scalar)
         guard !isIdeograph else {
-            appendThreeByteUTF8(scalar, to: &folded)
+            forms.fold(threeByte: scalar)
             return true
         }
         // Unicode §3.12: L, V and (unless the index says none) T jamo.
         let syllableIndex = scalar - hangulSyllables.lowerBound
         let trailingCount: UInt32 = 28, vowelTrailingCount: UInt32 = 21 * 28
-        appendThreeByteUTF8(0x1100 + syllableIndex / vowelTrailingCount, to: &folded)
-        appendThreeByteUTF8(0x1161 + (syllableIndex % vowelTrailingCount) / trailingCount, to: &folded)
+        forms.fold(threeByte: 0x1100 + syllableIndex / vowelTrailingCount)
+        forms.fold(threeByte: 0x1161 + (syllableIndex % vowelTrailingCount) / trailingCount)
         if syllableIndex % trailingCount != 0 {
-            appendThreeByteUTF8(0x11A7 + syllableIndex % trailingCount, to: &folded)
+            forms.fold(threeByte: 0x11A7 + syllableIndex % trailingCount)
         }
         return true
-    }
-
-    /// Appends the UTF-8 of `scalar`, one of U+0800...U+FFFF.
-    private static func appendThreeByteUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
-        bytes.append(0xE0 | UInt8(scalar >> 12))
-        bytes.append(0x80 | UInt8(scalar >> 6 & 0x3F))
-        bytes.append(0x80 | UInt8(scalar & 0x3F))
     }
 
     /// Reads the table: a line per scalar of ``range`` in order, `-` for one whose forms

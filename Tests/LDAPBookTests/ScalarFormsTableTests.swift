@@ -65,6 +65,20 @@ struct ScalarFormsTableTests {
         }
     }
 
+    @Test("a name too long for the scratch space is left to Unicode, and gets the same forms through the cache")
+    func longNames() {
+        let covered = Array(String(repeating: "Zoë Ørsted ", count: 6).utf8)
+        #expect(covered.withUnsafeBufferPointer { ScalarForms().forms(of: $0) } != nil, "\(covered.count) bytes are read from the table")
+        for long in [String(repeating: "Zoë Ørsted ", count: 60), String(repeating: "김", count: 400)] {
+            let bytes = Array(long.utf8)
+            #expect(bytes.withUnsafeBufferPointer { ScalarForms().forms(of: $0) } == nil, "\(bytes.count) bytes")
+            var cache = NameCache()
+            let forms = bytes.withUnsafeBufferPointer { cache.forms(of: $0) }
+            let whole = NameCache.formsThroughUnicode(bytes)
+            #expect(forms.folded == whole.folded && forms.lowered == whole.lowered)
+        }
+    }
+
     /// The Swift source of ScalarFormsTable.swift holding `text`.
     static func source(_ text: String) -> String {
         """
