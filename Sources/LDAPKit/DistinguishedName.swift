@@ -300,6 +300,7 @@ extension RelativeDistinguishedName: CustomStringConvertible {
     /// ``DistinguishedName/utf8`` begins with those of its first RDN.
     public var utf8: [UInt8] {
         var output: [UInt8] = []
+        output.reserveCapacity(estimatedLength)
         append(to: &output)
         return output
     }
