@@ -23,6 +23,8 @@ enum ExitCode: Int32 {
     case internalError = 70
     /// An output file cannot be created or written (`EX_CANTCREAT`).
     case cannotCreate = 73
+    /// Standard output cannot be written, as on a full disk (`EX_IOERR`).
+    case outputFailed = 74
     /// The directory refused: insufficient access or wrong credentials (`EX_NOPERM`).
     case noPermission = 77
 

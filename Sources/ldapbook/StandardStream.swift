@@ -8,8 +8,11 @@ import Musl
 /// prints goes through here.
 ///
 /// A write is retried after a signal and continued after a short write, so the whole
-/// buffer goes out or an error ends it. On an error there is nowhere left to report it:
-/// with a closed pipe, `SIGPIPE` has already ended the process, as it would end `cat`.
+/// buffer goes out. When standard output cannot be written (a full disk, say), the command
+/// says so on standard error and exits with ``ExitCode/outputFailed``: a truncated export
+/// must not look like a finished one. (A closed pipe ends the process by `SIGPIPE` first,
+/// as it ends `cat`.) A failing standard error only ends the process, having nowhere to
+/// report.
 enum StandardStream {
     /// Standard output: results, data formats, help.
     case output
@@ -41,8 +44,12 @@ enum StandardStream {
         while remaining > 0 {
             let written = Glibc.write(descriptor, address, remaining)
             if written < 0 {
-                if errno == EINTR { continue }
-                return
+                let failure = errno
+                if failure == EINTR { continue }
+                if self == .output {
+                    StandardStream.error.write("ldapbook: cannot write to standard output: \(String(cString: strerror(failure)))\n")
+                }
+                exit(ExitCode.outputFailed.rawValue)
             }
             address += written
             remaining -= written

@@ -180,6 +180,28 @@ struct CLITests {
         #expect(result.stdout.contains("tier field-and-name, first name matches"))
     }
 
+    @Test("standard output that cannot be written (a full disk) is an error, exit 74, not a quiet success")
+    func unwritableOutput() throws {
+        for arguments in [["--help"], ["schema", "print"]] {
+            let process = Process()
+            process.executableURL = CLI.executable
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["LDAPNOINIT"] = "1"
+            process.environment = environment
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let errors = Pipe()
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = full
+            process.standardError = errors
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 74, "\(arguments)")
+            #expect(stderr.contains("cannot write to standard output: No space left on device"), "\(arguments): \(stderr)")
+        }
+    }
+
     @Test("exit codes: help 0, usage 64, nothing found 1, unavailable 69, no permission 77")
     func exitCodes() async throws {
         let help = try CLI.run(["reach", "--help"])

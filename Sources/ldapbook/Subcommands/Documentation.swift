@@ -147,7 +147,8 @@ enum Documentation {
             .SH EXIT STATUS
             0 done; 1 nothing done (cancelled, declined, not found); 3 input needed under \\-\\-no\\-input; \
             64 usage error; 65 invalid value; 66 input file unreadable; 69 directory unavailable; \
-            70 internal error; 73 output file cannot be written; 77 insufficient access or wrong credentials.
+            70 internal error; 73 output file cannot be written; 74 standard output cannot be written; \
+            77 insufficient access or wrong credentials.
             .SH FILES
             .TP
             .I $XDG_CONFIG_HOME/ldapbook/config
