@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Standard output or standard error, written with `write(2)`: what every subcommand
 /// prints goes through here.
@@ -11,8 +7,8 @@ import Musl
 /// buffer goes out. When standard output cannot be written (a full disk, say), the command
 /// says so on standard error and exits with ``ExitCode/outputFailed``: a truncated export
 /// must not look like a finished one. (A closed pipe ends the process by `SIGPIPE` first,
-/// as it ends `cat`.) A failing standard error only ends the process, having nowhere to
-/// report.
+/// as it ends `cat`.) A failing standard error is ignored: there is nowhere to report it,
+/// and the command's work and results go on.
 enum StandardStream {
     /// Standard output: results, data formats, help.
     case output
@@ -46,9 +42,8 @@ enum StandardStream {
             if written < 0 {
                 let failure = errno
                 if failure == EINTR { continue }
-                if self == .output {
-                    StandardStream.error.write("ldapbook: cannot write to standard output: \(String(cString: strerror(failure)))\n")
-                }
+                guard self == .output else { return }
+                StandardStream.error.write("ldapbook: cannot write to standard output: \(String(cString: strerror(failure)))\n")
                 exit(ExitCode.outputFailed.rawValue)
             }
             address += written

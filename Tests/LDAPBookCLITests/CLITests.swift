@@ -200,6 +200,17 @@ struct CLITests {
             #expect(process.terminationStatus == 74, "\(arguments)")
             #expect(stderr.contains("cannot write to standard output: No space left on device"), "\(arguments): \(stderr)")
         }
+        // A message that cannot be written changes nothing: a usage error is still one.
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["frobnicate"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        process.standardError = full
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
     }
 
     @Test("exit codes: help 0, usage 64, nothing found 1, unavailable 69, no permission 77")
