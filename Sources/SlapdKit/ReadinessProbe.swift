@@ -56,7 +56,9 @@ struct ReadinessProbe: Sendable {
             return .silent("ldapwhoami had no answer within \(timeout)")
         }
         guard status.isSuccess else {
-            let said = client.standardError.text.trimmingTrailingWhitespace()
+            // Its last line says why (such as "Can't contact LDAP server"), within reason.
+            let said = String(client.standardError.text.trimmingTrailingWhitespace()
+                .split(separator: "\n").last ?? "").prefix(200)
             return .silent("ldapwhoami ended with \(status)" + (said.isEmpty ? "" : ": \(said)"))
         }
         let answer = client.standardOutput.text.trimmingTrailingWhitespace()
