@@ -27,9 +27,11 @@ enum CLI {
     /// Runs ldapbook with `arguments`, no terminal, stdin from /dev/null (or `input`).
     ///
     /// With a `launcher` (such as `setpriv --reuid=...`), that command runs `binary` (by default
-    /// the built ldapbook) with the arguments.
+    /// the built ldapbook) with the arguments. Standard output or error can go to a file, such as
+    /// `/dev/full`, given by path; what goes there is not captured.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
-                    launcher: [String] = [], binary: URL? = nil) throws -> Result {
+                    launcher: [String] = [], binary: URL? = nil,
+                    standardOutputPath: String? = nil, standardErrorPath: String? = nil) throws -> Result {
         let process = Process()
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
@@ -45,6 +47,14 @@ enum CLI {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        if let standardOutputPath {
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutputPath))
+            try out.fileHandleForWriting.close()
+        }
+        if let standardErrorPath {
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: standardErrorPath))
+            try err.fileHandleForWriting.close()
+        }
         if let input {
             let pipe = Pipe()
             process.standardInput = pipe

@@ -183,34 +183,13 @@ struct CLITests {
     @Test("standard output that cannot be written (a full disk) is an error, exit 74, not a quiet success")
     func unwritableOutput() throws {
         for arguments in [["--help"], ["schema", "print"]] {
-            let process = Process()
-            process.executableURL = CLI.executable
-            process.arguments = arguments
-            var environment = ProcessInfo.processInfo.environment
-            environment["LDAPNOINIT"] = "1"
-            process.environment = environment
-            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-            let errors = Pipe()
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = full
-            process.standardError = errors
-            try process.run()
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 74, "\(arguments)")
-            #expect(stderr.contains("cannot write to standard output: No space left on device"), "\(arguments): \(stderr)")
+            let result = try CLI.run(arguments, standardOutputPath: "/dev/full")
+            #expect(result.status == 74, "\(arguments)")
+            #expect(result.stderr.contains("cannot write to standard output: No space left on device"),
+                    "\(arguments): \(result.stderr)")
         }
         // A message that cannot be written changes nothing: a usage error is still one.
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["frobnicate"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-        process.standardError = full
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 64)
+        #expect(try CLI.run(["frobnicate"], standardErrorPath: "/dev/full").status == 64)
     }
 
     @Test("exit codes: help 0, usage 64, nothing found 1, unavailable 69, no permission 77")
