@@ -28,6 +28,9 @@ public struct AddressBookError: Error, Sendable, Hashable {
         public static let invalidName = Code(rawValue: "invalidName")
         /// The directory lacks the ldapbook schema this field needs.
         public static let schemaMissing = Code(rawValue: "schemaMissing")
+        /// ldapbook does not write this field (see ``WriteRestriction``), or the name
+        /// is a secret, which it neither reads nor writes (see ``SecretAttributes``).
+        public static let notWritable = Code(rawValue: "notWritable")
         /// The entry is not there (any more).
         public static let notFound = Code(rawValue: "notFound")
         /// No free name for a new entry could be found.

@@ -35,9 +35,16 @@ public struct Field: Sendable, Hashable, CustomStringConvertible {
     /// compare, nor delete one value by naming it, so such a field (`jpegPhoto`) is
     /// replaced or removed as a whole.
     public let comparesValues: Bool
+    /// The attribute's equality matching rule (`caseIgnoreMatch`), when the server's schema
+    /// names one: how the directory tells two values apart (see ``sameValue(_:_:)``).
+    public let equality: String?
+    /// Why ldapbook does not write the field, or writes it only when a person names it;
+    /// `nil` for the fields it writes (see ``WriteRestriction``).
+    public let restriction: WriteRestriction?
 
     init(name: String, attribute: String, kind: FieldKind, isSingleValued: Bool, origin: Origin,
-         customKey: String? = nil, comparesValues: Bool = true) {
+         customKey: String? = nil, comparesValues: Bool = true, equality: String? = nil,
+         restriction: WriteRestriction? = nil) {
         self.name = name
         self.attribute = attribute
         self.kind = kind
@@ -45,6 +52,8 @@ public struct Field: Sendable, Hashable, CustomStringConvertible {
         self.origin = origin
         self.customKey = customKey
         self.comparesValues = comparesValues
+        self.equality = equality
+        self.restriction = restriction
     }
 
     /// Whether the field lives in an attribute of ldapbook's own schema, so
@@ -90,16 +99,29 @@ public struct Field: Sendable, Hashable, CustomStringConvertible {
         return LDAPValue(bytes: Array((customKey + "=").utf8) + value.bytes)
     }
 
-    /// Checks values before they are written: each must satisfy the field's
-    /// kind, and a single-valued field takes one value.
+    /// Throws unless a person may write the field: every field but those whose
+    /// ``restriction`` forbids it (a reference may be written when named on the command line).
+    ///
+    /// - Throws: ``AddressBookError`` (`notWritable`) saying why.
+    public func checkWritable() throws(AddressBookError) {
+        if let restriction, !restriction.allowsExplicitWrites {
+            throw AddressBookError(.notWritable, "ldapbook does not write \(name): \(restriction)")
+        }
+    }
+
+    /// Checks values before they are written: the field must be writable
+    /// (``checkWritable()``), each value must satisfy the field's kind as a person
+    /// types it (``FieldKind/Rules/entered``) or as a directory holds it
+    /// (``FieldKind/Rules/stored``, for imports), and a single-valued field takes one value.
     ///
     /// - Throws: ``AddressBookError`` naming the field and the broken rule.
-    public func validate(_ values: [LDAPValue]) throws(AddressBookError) {
+    public func validate(_ values: [LDAPValue], rules: FieldKind.Rules = .entered) throws(AddressBookError) {
+        try checkWritable()
         if isSingleValued && values.count > 1 {
             throw AddressBookError(.tooManyValues, "\(name) holds a single value; \(values.count) were given")
         }
         for value in values {
-            if let rule = kind.violation(of: value) {
+            if let rule = kind.violation(of: value, rules: rules) {
                 let shown = kind.isBinary ? "a \(value.count)-byte value" : "\"\(value.lossyString.prefix(80))\""
                 throw AddressBookError(.invalidValue, "\(name): \(shown) \(rule)")
             }

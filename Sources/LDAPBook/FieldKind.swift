@@ -42,10 +42,24 @@ public enum FieldKind: String, Sendable, Hashable, CaseIterable {
 }
 
 extension FieldKind {
+    /// Which rules a value is checked by.
+    public enum Rules: Sendable, Hashable {
+        /// What a person types (`add`, `set`, `reach`): the kind's own rules, stricter than
+        /// the directory's (an email address is a plausible `local@domain`, text has no
+        /// control characters, a telephone number has a digit), to catch mistakes before
+        /// they are written.
+        case entered
+        /// What a directory may hold (import): the rules of the attribute's LDAP syntax
+        /// (RFC 4517), so that whatever a directory exported comes back in, odd characters
+        /// included: UTF-8 text, an IA5 (ASCII) address, a PrintableString telephone
+        /// number, a distinguished name that parses. A photo is still a JPEG.
+        case stored
+    }
+
     /// Checks one value; the error message says which rule it breaks.
     ///
     /// - Returns: `nil` when the value is acceptable, otherwise the rule it breaks.
-    func violation(of value: LDAPValue) -> String? {
+    func violation(of value: LDAPValue, rules: Rules = .entered) -> String? {
         if isBinary {
             if value.isEmpty { return "must not be empty" }
             if self == .photo && !FieldKind.isJPEG(value.bytes) {
@@ -55,6 +69,7 @@ extension FieldKind {
         }
         guard let text = value.string else { return "must be valid UTF-8 text" }
         if text.isEmpty { return "must not be empty" }
+        if rules == .stored { return storedViolation(text) }
         if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "must not contain control characters"
         }
@@ -79,6 +94,21 @@ extension FieldKind {
             return !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) ? nil : "must be a whole number"
         case .boolean:
             return text == "TRUE" || text == "FALSE" ? nil : "must be TRUE or FALSE"
+        }
+    }
+
+    /// The rule of the attribute's LDAP syntax that `text` (valid, non-empty UTF-8) breaks.
+    private func storedViolation(_ text: String) -> String? {
+        switch self {
+        case .text, .url, .photo, .binary:
+            return nil
+        case .email, .date:
+            return text.utf8.allSatisfy { $0 < 0x80 } ? nil : "must be ASCII (IA5): write an internationalised domain in its xn-- form"
+        case .phone:
+            return text.allSatisfy({ FieldKind.printableCharacters.contains($0) })
+                ? nil : "may contain only digits, letters, spaces and ' ( ) + , - . / : ?"
+        case .distinguishedName, .integer, .boolean:
+            return violation(of: LDAPValue(text), rules: .entered)
         }
     }
 
@@ -111,7 +141,7 @@ extension FieldKind {
         return nil
     }
 
-    private static let printableCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'()+,-./:? ")
+    static let printableCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'()+,-./:? ")
 
     /// RFC 4517 Telephone Number: a PrintableString; we also ask for a digit.
     static func phoneViolation(_ text: String) -> String? {

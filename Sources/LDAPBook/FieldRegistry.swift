@@ -16,7 +16,18 @@ public struct FieldRegistry: Sendable {
     /// are not built in are taken to be custom fields.
     public init(schema: LDAPSchema?) {
         self.schema = schema
+        guard let schema, schema.objectClass(named: "inetOrgPerson") != nil else {
+            personAttributeOIDs = nil
+            return
+        }
+        personAttributeOIDs = Set(PersonClasses.attributeSources.flatMap {
+            (schema.requiredAttributes(of: $0) + schema.allowedAttributes(of: $0)).compactMap { schema.attributeType(named: $0)?.oid }
+        })
     }
+
+    /// The OIDs of the attributes a person's entry may hold (``PersonClasses``), when the
+    /// schema defines `inetOrgPerson`.
+    private let personAttributeOIDs: Set<String>?
 
     /// Whether the directory has ldapbook's schema (assumed when the schema is unknown).
     public var hasLDAPBookSchema: Bool {
@@ -29,13 +40,22 @@ public struct FieldRegistry: Sendable {
     ///
     /// - Throws: ``AddressBookError`` when the name cannot name a field, names
     ///   an attribute the server manages itself, or needs ldapbook's schema on
-    ///   a directory without it.
+    ///   a directory without it; `notWritable` for a secret (``SecretAttributes``)
+    ///   and for `objectClass`, which are not fields at all.
     public func field(named name: String) throws(AddressBookError) -> Field {
         let trimmed = name.trimmingWhitespace()
         guard !trimmed.isEmpty else {
             throw AddressBookError(.invalidFieldName, "a field name must not be empty")
         }
         let lowered = trimmed.lowercased()
+        if SecretAttributes.isSecret(trimmed, schema: schema) {
+            throw AddressBookError(.notWritable, "\(trimmed.prefix(80)) is a secret (a password or a key): ldapbook never "
+                + "reads or writes secrets; change a password with ldappasswd, which the server hashes")
+        }
+        if lowered == "objectclass" || schema?.attributeType(named: trimmed)?.name.equalsIgnoringCase("objectClass") == true {
+            throw AddressBookError(.notWritable,
+                "objectClass is not a field: ldapbook adds the classes its fields need (inetOrgPerson, ldapbookPerson) itself")
+        }
         if let builtIn = BuiltInField.all.first(where: { $0.name == lowered || $0.aliases.contains(lowered) }) {
             return try resolved(builtIn)
         }
@@ -43,6 +63,57 @@ public struct FieldRegistry: Sendable {
             return try field(for: attribute, in: schema)
         }
         return try customField(trimmed)
+    }
+
+    /// The built-in field kept in `attribute` (a name or OID of the attribute type), if any.
+    func builtInField(forAttribute attribute: String) -> BuiltInField? {
+        let type = String(attribute.split(separator: ";", maxSplits: 1).first ?? "")
+        let oid = schema?.attributeType(named: type)?.oid
+        return BuiltInField.all.first { builtIn in
+            builtIn.attribute.equalsIgnoringCase(type)
+                || (oid != nil && schema?.attributeType(named: builtIn.attribute)?.oid == oid)
+        }
+    }
+
+    /// The field kept in the attribute described by `description` (`mail`,
+    /// `userCertificate;binary`): the built-in field that covers it, else the attribute of
+    /// the schema under its own name. Options stay in the attribute the values are
+    /// written to.
+    ///
+    /// - Throws: ``AddressBookError`` as ``field(named:)`` does.
+    public func field(forAttribute description: String) throws(AddressBookError) -> Field {
+        let parts = description.split(separator: ";", maxSplits: 1)
+        let type = String(parts.first ?? "")
+        if SecretAttributes.isSecret(description, schema: schema) || type.equalsIgnoringCase("objectClass") {
+            return try field(named: type)
+        }
+        var field: Field
+        if let builtIn = builtInField(forAttribute: type) {
+            field = try resolved(builtIn)
+        } else if let schema, let attribute = schema.attributeType(named: type) {
+            field = try self.field(for: attribute, in: schema)
+        } else {
+            guard type.first?.isLetter == true, type.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw AddressBookError(.invalidFieldName, "\"\(description.prefix(80))\" is not an attribute name")
+            }
+            field = Field(name: type, attribute: type, kind: .text, isSingleValued: false, origin: .directorySchema)
+        }
+        guard parts.count == 2 else { return field }
+        return Field(name: description, attribute: description, kind: field.kind, isSingleValued: field.isSingleValued,
+                     origin: field.origin, comparesValues: field.comparesValues, equality: field.equality,
+                     restriction: field.restriction)
+    }
+
+    /// The custom field whose key is `key` exactly as written (ldapbook writes keys in
+    /// lower case; another writer may not have).
+    ///
+    /// - Throws: ``AddressBookError`` when `key` cannot be a custom field's key, or the
+    ///   directory lacks ldapbook's schema.
+    public func customField(exactKey key: String) throws(AddressBookError) -> Field {
+        let lowered = try customField(key)
+        guard key != lowered.customKey else { return lowered }
+        return Field(name: key, attribute: LDAPBookSchemaName.customField, kind: .text, isSingleValued: false,
+                     origin: .custom, customKey: key, equality: lowered.equality, restriction: lowered.restriction)
     }
 
     /// Every built-in field this directory can hold, then the other
@@ -55,11 +126,12 @@ public struct FieldRegistry: Sendable {
         let personAttributes = ["inetOrgPerson", LDAPBookSchemaName.objectClass].flatMap {
             schema.requiredAttributes(of: $0) + schema.allowedAttributes(of: $0)
         }
-        let excluded: Set<String> = ["objectclass", "userpassword", LDAPBookSchemaName.customField.lowercased()]
+        let excluded: Set<String> = ["objectclass", LDAPBookSchemaName.customField.lowercased()]
         var listed = Set<String>()
         for name in personAttributes {
             let key = name.lowercased()
-            guard !covered.contains(key), !excluded.contains(key), listed.insert(key).inserted,
+            guard !covered.contains(key), !excluded.contains(key), !SecretAttributes.isSecret(name, schema: schema),
+                  listed.insert(key).inserted,
                   let attribute = schema.attributeType(named: name), !attribute.isObsolete,
                   let field = try? field(for: attribute, in: schema) else { continue }
             fields.append(field)
@@ -71,6 +143,7 @@ public struct FieldRegistry: Sendable {
         var single = builtIn.isSingleValued
         // Without a schema to ask, the photo is known to have no equality rule (RFC 2798).
         var compares = builtIn.kind != .photo
+        var equality: String?
         if let schema {
             guard let attribute = schema.attributeType(named: builtIn.attribute) else {
                 if LDAPBookSchemaName.attributes.contains(where: { $0.equalsIgnoringCase(builtIn.attribute) }) {
@@ -82,10 +155,12 @@ public struct FieldRegistry: Sendable {
                     "\(builtIn.name) is kept in \(builtIn.attribute), which this directory's schema does not define")
             }
             single = attribute.isSingleValued
-            compares = schema.resolvedEquality(of: attribute) != nil
+            equality = schema.resolvedEquality(of: attribute)
+            compares = equality != nil
         }
         return Field(name: builtIn.name, attribute: builtIn.attribute, kind: builtIn.kind,
-                     isSingleValued: single, origin: .builtIn, comparesValues: compares)
+                     isSingleValued: single, origin: .builtIn, comparesValues: compares, equality: equality,
+                     restriction: builtIn.kind == .distinguishedName ? .reference : nil)
     }
 
     private func field(for attribute: AttributeTypeDescription, in schema: LDAPSchema) throws(AddressBookError) -> Field {
@@ -97,10 +172,24 @@ public struct FieldRegistry: Sendable {
             throw AddressBookError(.invalidFieldName,
                 "\(attribute.name) holds custom fields; name the custom field itself instead")
         }
-        let kind = FieldKind.forSyntax(schema.resolvedSyntax(of: attribute), isBinary: schema.isBinary(attribute))
+        let syntax = schema.resolvedSyntax(of: attribute)
+        let kind = FieldKind.forSyntax(syntax, isBinary: schema.isBinary(attribute))
+        let equality = schema.resolvedEquality(of: attribute)
         return Field(name: attribute.name, attribute: attribute.name, kind: kind,
                      isSingleValued: attribute.isSingleValued, origin: .directorySchema,
-                     comparesValues: schema.resolvedEquality(of: attribute) != nil)
+                     comparesValues: equality != nil, equality: equality,
+                     restriction: restriction(of: attribute, syntax: syntax))
+    }
+
+    /// The syntaxes whose values name other entries: DN, and Name and Optional UID.
+    static let referenceSyntaxes: Set<String> = ["1.3.6.1.4.1.1466.115.121.1.12", "1.3.6.1.4.1.1466.115.121.1.34"]
+
+    /// Why ldapbook does not write `attribute` freely, if it does not.
+    private func restriction(of attribute: AttributeTypeDescription, syntax: String?) -> WriteRestriction? {
+        if attribute.names.contains(where: { $0.equalsIgnoringCase("uid") }) { return .identity }
+        if let syntax, Self.referenceSyntaxes.contains(syntax) { return .reference }
+        guard let personAttributeOIDs, !personAttributeOIDs.contains(attribute.oid) else { return nil }
+        return .notPersonAttribute
     }
 
     /// The longest custom field name.
@@ -122,7 +211,8 @@ public struct FieldRegistry: Sendable {
                 + LDAPBookSchemaName.installHint)
         }
         return Field(name: key, attribute: LDAPBookSchemaName.customField, kind: .text, isSingleValued: false,
-                     origin: .custom, customKey: key)
+                     origin: .custom, customKey: key, equality: "caseExactMatch",
+                     restriction: key == VCardIdentity.fieldName ? .identity : nil)
     }
 }
 

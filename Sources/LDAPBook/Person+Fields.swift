@@ -3,10 +3,12 @@ import LDAPKit
 extension Person {
     /// Every field of the person that has values, named as ldapbook names
     /// them: built-in names where one covers the attribute, custom fields by
-    /// their own names, other attributes by theirs. `objectClass` is left out.
+    /// their own names, other attributes by theirs. `objectClass` and secrets
+    /// (``SecretAttributes``) are left out.
     public func fieldValues(registry: FieldRegistry) -> [(field: Field, values: [LDAPValue])] {
         var result: [(field: Field, values: [LDAPValue])] = []
-        for attribute in entry.attributes where !attribute.name.equalsIgnoringCase("objectClass") {
+        for attribute in entry.attributes where !attribute.name.equalsIgnoringCase("objectClass")
+            && !SecretAttributes.isSecret(attribute.name, schema: registry.schema) {
             if attribute.name.equalsIgnoringCase(LDAPBookSchemaName.customField) {
                 var keys: [String] = []
                 for value in attribute.values {

@@ -73,6 +73,7 @@ extension AddressBook {
             needsClass = needsClass || field.needsLDAPBookClass
         }
         for (field, values) in change.removing {
+            try field.checkWritable()
             let present = Set(person.values(of: field).map(\.bytes))
             for value in values where !present.contains(value.bytes) {
                 let shown = field.kind.isBinary ? "that value" : "\"\(value.lossyString.prefix(60))\""

@@ -22,7 +22,8 @@ enum Show {
         let book = try await Directory.addressBook(parsed)
         let registry = try await book.fieldRegistry()
         let summary = try await PersonArgument.resolve(parsed.positionals("NAME"), book: book, fields: [], parsed: parsed)
-        guard let entry = try await book.connection.read(summary.dn, attributes: ["*"]) else {
+        // Secrets (passwords, keys) are never printed, in any format.
+        guard let entry = try await book.connection.read(summary.dn, attributes: ["*"])?.removingSecrets(schema: registry.schema) else {
             throw CommandFailure(.nothingDone, "\(summary.dn) is gone")
         }
         let person = Person(entry: entry)
