@@ -27,8 +27,9 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p "$work/out"
 
-# The replication password is a placeholder the entrypoint substitutes.
-printf '%s' '${LDAPBOOK_ADMIN_PASSWORD}' >"$work/replication-password"
+# The replication password is a placeholder the entrypoint substitutes; ldapbook
+# reads only password files private to their owner.
+(umask 077 && printf '%s' '${LDAPBOOK_ADMIN_PASSWORD}' >"$work/replication-password")
 for node in 1 2; do
   peer=$((3 - node))
   "$ldapbook" server-config --suffix "$suffix" --directory "$directory" \

@@ -2,6 +2,9 @@ import CommandLineKit
 import Foundation
 import LDAPBook
 import LDAPKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The connection options every command takes, spelled as ldapsearch spells
 /// them where they overlap. Anything left unset comes from libldap's own
@@ -80,7 +83,8 @@ enum ConnectionOptions {
             }
             let password: LDAPConnection.Password
             if let passwordFile {
-                password = try readPasswordFile(passwordFile)
+                password = LDAPConnection.Password(bytes: try passwordFileBytes(
+                    passwordFile, option: parsed.value("--password-file") != nil ? "-y" : "password-file in the configuration"))
             } else if prompt {
                 password = try PasswordPrompt.read("Password for \(bindDN): ")
             } else {
@@ -99,15 +103,22 @@ enum ConnectionOptions {
         return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
     }
 
-    /// Reads a password file: its whole content, less one trailing newline.
-    static func readPasswordFile(_ path: String) throws -> LDAPConnection.Password {
-        LDAPConnection.Password(bytes: try passwordFileBytes(path, option: "-y"))
-    }
-
     /// The bytes of the password file `path`, named by `option` in the error, less one
     /// trailing line break (LF, CR or CRLF).
+    ///
+    /// Like ssh with a private key, a password file that its group or others may open is
+    /// refused, with the command that fixes it: the password in it is no secret any more.
+    /// (A pipe, such as `-y <(pass show ldap)`, is no file others can open.)
     static func passwordFileBytes(_ path: String, option: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: expandingTilde(path)) else {
+        let expanded = expandingTilde(path)
+        var information = stat()
+        if stat(expanded, &information) == 0, information.st_mode & S_IFMT == S_IFREG,
+           information.st_mode & 0o077 != 0 {
+            let mode = String(information.st_mode & 0o777, radix: 8)
+            throw CommandFailure(.usage, "\(option): the password file \(path) may be read by others (mode 0\(mode)); "
+                + "a password file must be private to you: chmod 600 \(path)")
+        }
+        guard let data = FileManager.default.contents(atPath: expanded) else {
             throw CommandFailure(.usage, "\(option): cannot read \(path) (a password file)")
         }
         var bytes = [UInt8](data)

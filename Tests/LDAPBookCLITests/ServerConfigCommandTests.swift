@@ -8,7 +8,7 @@ struct ServerConfigCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("server-config-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("admin.pw")
-        try Data(content.utf8).write(to: file)
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600]))
         return file
     }
 
@@ -48,10 +48,14 @@ struct ServerConfigCommandTests {
         (["--suffix", "o=Acme", "--directory", "/srv/ldap", "--ldapi-owner", "root"], 64, "numeric UID:GID"),
         (["--suffix", "o=Acme", "--directory", "/srv/ldap", "--tls-key", "k.pem"], 64, "need --tls-certificate"),
         (["--suffix", "o=Acme", "--directory", "/srv/ldap", "--root-password-hash", "{SSHA}x", "--server-id", "1",
-          "--peer", "b:389", "--replication-password-file", "/etc/hostname"], 65, "is not an ldap://"),
+          "--peer", "b:389", "--replication-password-file", "{private}"], 65, "is not an ldap://"),
+        (["--suffix", "o=Acme", "--directory", "/srv/ldap", "--root-password-file", "{readable}"], 64, "chmod 600"),
     ] as [([String], Int32, String)])
     func badOptions(arguments: [String], status: Int32, reason: String) throws {
-        let result = try CLI.run(["server-config"] + arguments)
+        let readable = try passwordFile("shared\n")
+        _ = chmod(readable.path, 0o644)
+        let files = ["{private}": try passwordFile("secret\n").path, "{readable}": readable.path]
+        let result = try CLI.run(["server-config"] + arguments.map { files[$0] ?? $0 })
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stderr.contains(reason), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
