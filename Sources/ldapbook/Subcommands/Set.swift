@@ -10,14 +10,17 @@ enum SetValues {
         abstract: "Add values to a person's fields (or replace or remove them).",
         discussion: """
             FIELD=VALUE adds VALUE to FIELD, keeping the values already there; FIELD=@FILE reads the \
-            value from FILE (a photo, say). --replace FIELD makes the given values the field's only \
-            ones, and fails without writing if someone changed the field meanwhile. --remove \
-            FIELD=VALUE removes one value. All changes are one atomic modify, validated before \
-            anything is sent; --dry-run prints them as LDIF instead.
+            value from FILE (a photo, say). --replace FIELD makes the FIELD=VALUE values given the \
+            field's only ones (it needs at least one), and fails without writing if someone changed \
+            the field meanwhile. --remove FIELD=VALUE removes one value; --clear FIELD removes every \
+            value the field has, with the same check. All changes are one atomic modify, validated \
+            before anything is sent; --dry-run prints them as LDIF instead. Secrets such as \
+            userPassword are never set (use ldappasswd); uid and object classes are not fields.
             """,
         options: PersonArgument.options + [
             OptionSpec(["--replace"], .repeatedValue("FIELD"), help: "replace FIELD's values with the ones given"),
             OptionSpec(["--remove"], .repeatedValue("FIELD=VALUE"), help: "remove one value"),
+            OptionSpec(["--clear"], .repeatedValue("FIELD"), help: "remove every value of FIELD"),
             OptionSpec(["--dry-run"], help: "print the change as LDIF; write nothing"),
         ],
         positionals: [
@@ -28,6 +31,7 @@ enum SetValues {
             .init(summary: "Add a second email", commandLine: "ldapbook set uid=ada,ou=people,dc=example,dc=com email=ada@work.example"),
             .init(summary: "Store a photo", commandLine: "ldapbook set 'ada lovelace' photo=@face.jpg"),
             .init(summary: "Change the phone", commandLine: "ldapbook set grace --replace phone phone='+1 555 0100'"),
+            .init(summary: "Remove every fax number", commandLine: "ldapbook set grace --clear fax"),
         ])
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
@@ -42,10 +46,25 @@ enum SetValues {
         }
         var replaced: [Field] = []
         for name in parsed.values("--replace") {
-            replaced.append(try await book.field(named: name))
+            let field = try await book.field(named: name)
+            // Replacing with nothing would delete every value: that is --clear, said explicitly.
+            guard assignments.contains(where: { $0.0 == field }) else {
+                throw CommandFailure(.usage, "--replace \(field.name) needs the new values as \(field.name)=VALUE; "
+                    + "to remove every value, use --clear \(field.name)")
+            }
+            replaced.append(field)
         }
-        guard !assignments.isEmpty || !removals.isEmpty || !replaced.isEmpty else {
-            throw CommandFailure(.usage, "nothing to set: give FIELD=VALUE, --replace or --remove")
+        var cleared: [Field] = []
+        for name in parsed.values("--clear") {
+            let field = try await book.field(named: name)
+            guard !assignments.contains(where: { $0.0 == field }) else {
+                throw CommandFailure(.usage, "--clear \(field.name) removes every value, and \(field.name)=VALUE adds one; "
+                    + "to make it the only one, use --replace \(field.name)")
+            }
+            cleared.append(field)
+        }
+        guard !assignments.isEmpty || !removals.isEmpty || !cleared.isEmpty else {
+            throw CommandFailure(.usage, "nothing to set: give FIELD=VALUE, --replace, --remove or --clear")
         }
         var change = PersonChange()
         for (field, values) in FieldAssignment.grouped(assignments) {
@@ -55,7 +74,7 @@ enum SetValues {
                 change.adding.append((field, values))
             }
         }
-        for field in replaced where !change.replacing.contains(where: { $0.field == field }) {
+        for field in cleared where !change.replacing.contains(where: { $0.field == field }) {
             change.replacing.append((field, []))
         }
         change.removing = FieldAssignment.grouped(removals)
