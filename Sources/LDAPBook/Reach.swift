@@ -203,6 +203,8 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         let guess = query.guessedNames
         let request = CreateRequest(field: field, suggestedGivenName: guess.given, suggestedSurname: guess.surname)
         guard let answer = try await presenter.create(request) else { return nil }
+        let namesakes = try await book.namesakes(givenName: answer.givenName, surname: answer.surname)
+        if !namesakes.isEmpty { try await presenter.noteNamesakes(namesakes, of: answer) }
         let person = try await book.add(NewPerson(givenName: answer.givenName, surname: answer.surname,
                                                   values: [(field, [answer.value])]))
         return try await confirm(person, answer.value)

@@ -16,6 +16,15 @@ public protocol ReachPresenter: Sendable {
     func edit(_ request: EditRequest) async throws -> EditAnswer?
     /// Step 6: asks for a new person's names and field value.
     func create(_ request: CreateRequest) async throws -> CreateAnswer?
+    /// Step 6, before the new person is added: says that `namesakes` have the same first
+    /// and last name already. They are different people; the new one is added all the
+    /// same, unless this throws `CancellationError`. By default, nothing is said.
+    func noteNamesakes(_ namesakes: [Person], of answer: CreateAnswer) async throws
+}
+
+extension ReachPresenter {
+    /// Says nothing.
+    public func noteNamesakes(_ namesakes: [Person], of answer: CreateAnswer) async throws {}
 }
 
 /// A list to choose from: the field-and-name values, or the people of case 2,

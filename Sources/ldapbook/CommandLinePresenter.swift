@@ -169,4 +169,20 @@ final class CommandLinePresenter: ReachPresenter {
         guard let filled = try await prompter.form(title: "New entry", fields: fields) else { return nil }
         return CreateAnswer(givenName: filled[0].isEmpty ? nil : filled[0], surname: filled[1], value: LDAPValue(filled[2]))
     }
+
+    func noteNamesakes(_ namesakes: [Person], of answer: CreateAnswer) async throws {
+        Diagnostics.say(NamesakeNote.text(namesakes, name: NewPerson(givenName: answer.givenName, surname: answer.surname).commonName))
+    }
+}
+
+/// The note that someone of the same name exists already, for `add` and reach's create step.
+enum NamesakeNote {
+    static func text(_ namesakes: [Person], name: String) -> String {
+        let listed = namesakes.prefix(5).map { person in
+            person.dn.string + (person.entry.string("mail").map { " <\($0)>" } ?? "")
+        }
+        let more = namesakes.count > listed.count ? "; and more" : ""
+        let who = namesakes.count == 1 ? "someone named \(name) exists already" : "\(namesakes.count)\(more.isEmpty ? "" : "+") people named \(name) exist already"
+        return "note: \(who) (\(listed.joined(separator: "; "))\(more)); this adds a different person"
+    }
 }

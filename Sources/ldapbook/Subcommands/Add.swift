@@ -11,7 +11,9 @@ enum Add {
         discussion: """
             Creates an inetOrgPerson under the people base (ou=people under the base, created when \
             missing), named by a readable unique uid. Values are validated before anything is sent; \
-            --dry-run prints the entry as an LDIF change record instead.
+            --dry-run prints the entry as an LDIF change record instead. When someone of the same \
+            name exists already, a note on standard error names them: the new person is a \
+            different one all the same.
             """,
         options: [
             OptionSpec(["--given"], .value("G"), help: "first name"),
@@ -32,6 +34,9 @@ enum Add {
         }
         let newPerson = NewPerson(givenName: parsed.value("--given"), surname: surname,
                                   values: FieldAssignment.grouped(assignments))
+        // Two people may share a name: say so, so that nobody adds someone twice by mistake.
+        let namesakes = try await book.namesakes(givenName: newPerson.givenName, surname: newPerson.surname)
+        if !namesakes.isEmpty { Diagnostics.say(NamesakeNote.text(namesakes, name: newPerson.commonName)) }
         if parsed.flag("--dry-run") {
             let entry = try await book.entry(for: newPerson)
             StandardStream.output.write(LDIFWriter.write(.add(entry)))
