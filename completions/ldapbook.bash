@@ -15,11 +15,11 @@ _ldapbook() {
     find) opts="--field -f --limit -n --explain --format --help $global" ;;
     show) opts="--pick --no-input --format --photo-data --help $global" ;;
     add) opts="--given --surname --dry-run --help $global" ;;
-    set) opts="--pick --no-input --replace --remove --dry-run --help $global" ;;
+    set) opts="--pick --no-input --replace --remove --clear --dry-run --help $global" ;;
     photo) opts="--output -o --help $global" ;;
     query) opts="--format --limit -n --help $global" ;;
     fields) opts="--format --help $global" ;;
-    import) opts="--dry-run --help $global" ;;
+    import) opts="--dry-run --merge-by-name --write-reference --help $global" ;;
     export) opts="--format --vcard-version --help $global" ;;
     schema) opts="--format --help $global" ;;
     local) opts="--count --photos --help $global" ;;

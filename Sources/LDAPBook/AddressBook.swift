@@ -247,24 +247,30 @@ public final class AddressBook: Sendable {
     /// The entry a new person becomes, validated, without its DN: object
     /// classes, `cn`, `sn`, `givenName` and the field values.
     func draftEntry(for newPerson: NewPerson) throws(AddressBookError) -> LDAPEntry {
-        let surname = newPerson.surname.trimmingWhitespace()
-        guard !surname.isEmpty else {
+        let typed = newPerson.rules == .entered
+        let surname = typed ? newPerson.surname.trimmingWhitespace() : newPerson.surname
+        guard !surname.trimmingWhitespace().isEmpty else {
             throw AddressBookError(.invalidName, "a new person needs a surname (sn is required by inetOrgPerson)")
         }
         try Self.checkNameLengths(of: newPerson)
-        let given = newPerson.givenName?.trimmingWhitespace()
+        let given = (typed ? newPerson.givenName?.trimmingWhitespace() : newPerson.givenName)
+            .flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
+        let commonNames = newPerson.commonNames.map { $0.filter { !$0.isEmpty } }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? [newPerson.commonName]
         let nameField = Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
-        try nameField.validate([LDAPValue(surname)] + (given.map { [LDAPValue($0)] } ?? []))
+        try nameField.validate(([surname] + (given.map { [$0] } ?? []) + commonNames).map { LDAPValue($0) },
+                               rules: newPerson.rules)
 
         var entry = LDAPEntry(dn: .root)
-        var classes = ["inetOrgPerson"]
-        entry["cn"] = [LDAPValue(newPerson.commonName)]
+        var classes = newPerson.objectClasses.isEmpty ? ["inetOrgPerson"] : newPerson.objectClasses
+        if !classes.contains(where: { $0.equalsIgnoringCase("inetOrgPerson") }) { classes.append("inetOrgPerson") }
+        entry["cn"] = commonNames.map { LDAPValue($0) }
         entry["sn"] = [LDAPValue(surname)]
-        if let given, !given.isEmpty { entry["givenName"] = [LDAPValue(given)] }
+        if let given { entry["givenName"] = [LDAPValue(given)] }
         for (field, values) in newPerson.values {
-            try field.validate(values)
+            try field.validate(values, rules: newPerson.rules)
             guard !values.isEmpty else { continue }
-            if field.needsLDAPBookClass && !classes.contains(LDAPBookSchemaName.objectClass) {
+            if field.needsLDAPBookClass && !classes.contains(where: { $0.equalsIgnoringCase(LDAPBookSchemaName.objectClass) }) {
                 classes.append(LDAPBookSchemaName.objectClass)
             }
             var stored = entry[field.attribute]

@@ -6,20 +6,38 @@ public struct NewPerson: Sendable {
     public var givenName: String?
     /// The last name: required, because `inetOrgPerson` requires `sn`.
     public var surname: String
-    /// Field values to store with the new entry, in order.
+    /// Field values to store with the new entry, in order. Further first or last names
+    /// are values of the `given-name` and `surname` fields.
     public var values: [(field: Field, values: [LDAPValue])]
+    /// The full names stored in `cn`; `nil` for ``commonName`` alone.
+    public var commonNames: [String]?
+    /// The entry's object classes: `inetOrgPerson`, and the classes it derives from when a
+    /// file lists them (ldapbook's own class is added when a field needs it).
+    public var objectClasses: [String] = ["inetOrgPerson"]
+    /// The rules values are checked by: ``FieldKind/Rules/entered`` for what a person
+    /// typed (names are trimmed), ``FieldKind/Rules/stored`` for what a file holds
+    /// (names and values are kept exactly as written).
+    public var rules: FieldKind.Rules = .entered
 
     /// Describes a new person.
-    public init(givenName: String? = nil, surname: String, values: [(field: Field, values: [LDAPValue])] = []) {
+    public init(givenName: String? = nil, surname: String, values: [(field: Field, values: [LDAPValue])] = [],
+                commonNames: [String]? = nil) {
         self.givenName = givenName
         self.surname = surname
         self.values = values
+        self.commonNames = commonNames
     }
 
-    /// The full name stored in `cn`: given name and surname.
+    /// The full name: given name and surname, for ``commonNames`` when there are none and
+    /// for messages.
     public var commonName: String {
         [givenName?.trimmingWhitespace(), surname.trimmingWhitespace()]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// The values of the field kept in `attribute`, for fields that are not custom.
+    func values(ofAttribute attribute: String) -> [LDAPValue] {
+        values.filter { $0.field.customKey == nil && $0.field.attribute.equalsIgnoringCase(attribute) }.flatMap(\.values)
     }
 }
 

@@ -6,8 +6,8 @@ extension VCard {
     /// The names come from `N` (family names are the surname; given and
     /// additional names the given name). Without a family name, the last
     /// word of `FN` is the surname and the words before it the given name.
-    /// When `FN` differs from the given name and surname, it becomes the
-    /// display name.
+    /// `FN` is the full name (`cn`), unless ldapbook's `X-LDAPBOOK-CN` lists
+    /// the full names; the display name is `X-LDAPBOOK-DISPLAY-NAME`.
     ///
     /// Every property that ``init(person:registry:version:)`` writes is read
     /// back into its field, and so are the variants other address books
@@ -16,15 +16,18 @@ extension VCard {
     /// `ADR`, `X-ANNIVERSARY` and `X-EVOLUTION-ANNIVERSARY`, Evolution's and
     /// Apple's instant-messaging (`X-JABBER`...) and related-person
     /// properties, `X-APPLE-OMIT-YEAR`. Preferred values (`PREF`,
-    /// `TYPE=pref`) come first. A `NOTE` of several lines gives one note
-    /// value per line (LDAP text holds no line breaks); a `URL` without a
-    /// scheme is taken to be `http://`. `X-LDAPBOOK-FIELD;KEY=<key>` is the
+    /// `TYPE=pref`) come first. A `NOTE` is one note, line breaks and all;
+    /// a `URL` without a scheme is taken to be `http://`, and its
+    /// `X-LDAPBOOK-LABEL` is the label of the `labeledURI`. Text values are
+    /// kept exactly as written, spaces included; addresses, numbers, dates and
+    /// URIs are trimmed. `X-LDAPBOOK-FIELD;KEY=<key>` is the
     /// custom field `<key>` exactly as written, `X-LDAPBOOK-<NAME>` the
     /// field `<name>`, and any other `X-<NAME>` the custom field `<name>`
     /// (`x-<name>` when `<name>` is a built-in or schema field), except
     /// applications' bookkeeping (`X-EVOLUTION-FILE-AS`, `X-ABUID`...).
-    /// Other standard properties (`UID`, `ROLE`, `CATEGORIES`, `GEO`...),
-    /// photos given by reference and empty values are left out.
+    /// Other standard properties (`ROLE`, `CATEGORIES`, `GEO`...), photos
+    /// given by reference and empty values are left out; `UID` is the card's
+    /// identity (``importRecord(registry:writableReferences:)``).
     ///
     /// - Throws: ``AddressBookError`` when the card has no usable name, a
     ///   field it needs is missing from the directory, or a value is not
@@ -32,6 +35,25 @@ extension VCard {
     ///   and names the property.
     public func newPerson(registry: FieldRegistry) throws(AddressBookError) -> NewPerson {
         try imported(registry: registry).mapError(\.addressBookError).get()
+    }
+
+    /// The card as a person to import: ``newPerson(registry:)``, identified by the card's
+    /// `UID`, with its values checked as a directory holds them (so that whatever a
+    /// directory exported comes back) and what it holds that ldapbook does not write from
+    /// a file listed in ``ImportRecord/skipped``: secrets, `uid`, object classes,
+    /// operational attributes, and references unless `writableReferences` names them.
+    ///
+    /// - Throws: ``AddressBookError`` as ``newPerson(registry:)`` does; the message starts
+    ///   with the property's line.
+    public func importRecord(registry: FieldRegistry, writableReferences: Set<String> = []) throws(AddressBookError)
+        -> ImportRecord
+    {
+        var importer = VCardImport(card: self, registry: registry, writableReferences: writableReferences)
+        do {
+            return try importer.record()
+        } catch {
+            throw error.addressBookError
+        }
     }
 
     /// The person this card describes, or where and why it cannot be one.

@@ -6,22 +6,26 @@ extension VCard {
     /// | property | from |
     /// | --- | --- |
     /// | `FN` | the name ldapbook shows (`displayName`, else `cn`, else given name and surname) |
-    /// | `N` | `sn;givenName;;;` |
+    /// | `N` | `sn;givenName;;;`, the first of each |
+    /// | `X-LDAPBOOK-CN`, `X-LDAPBOOK-DISPLAY-NAME` | every `cn` (unless `cn` is just `FN`), and `displayName`, so that an import gives back the names as stored |
+    /// | `X-LDAPBOOK-SURNAME`, `X-LDAPBOOK-GIVEN-NAME` | further `sn` and `givenName` values |
     /// | `NICKNAME`, `BDAY`, `ANNIVERSARY` (3.0: `X-ANNIVERSARY` for khard and others, and `X-EVOLUTION-ANNIVERSARY` for Evolution) | ldapbook's nickname, birthday and anniversary |
     /// | `ORG` | `o;ou;ou...`, then one `ORG` for each further `o` |
     /// | `TITLE`, `NOTE`, `EMAIL` | `title`, `description`, `mail` |
     /// | `TEL` | `telephoneNumber` (`work,voice`), `mobile` (`cell`), `homePhone` (`home,voice`), `facsimileTelephoneNumber` (`work,fax`), `pager` (`pager`) |
-    /// | `ADR` | `postalAddress` (`work`), `homePostalAddress` (`home`): the lines in the street component, and as the label |
-    /// | `URL` | the URI of each `labeledURI` (the label is left out) |
+    /// | `ADR` | `postalAddress` (`work`), `homePostalAddress` (`home`): the lines, as stored, in the street component, and as the label |
+    /// | `URL;X-LDAPBOOK-LABEL=<label>` | the URI and label of each `labeledURI`; one that is not `URI label` is `X-LDAPBOOK-URL`, as stored |
     /// | `IMPP` | ldapbook's instant-messaging URIs |
-    /// | `RELATED;TYPE=<relation>;VALUE=text` | ldapbook's related names, `relation=name` |
+    /// | `RELATED;TYPE=<relation>;VALUE=text` | ldapbook's related names, `relation=name`; one of another form is `X-LDAPBOOK-RELATED`, as stored |
     /// | `X-LDAPBOOK-FIELD;KEY=<key>` | each custom field `key=value` |
     /// | `X-LDAPBOOK-<NAME>` | `manager`, `employee-number`, and the other text attributes of the server's schema the entry holds (`roomNumber`) |
     /// | `PHOTO` | `jpegPhoto`, inline: a `data:image/jpeg;base64,` URI (`VALUE=uri`) in 4.0, `ENCODING=b;TYPE=JPEG` in 3.0 |
-    /// | `UID` | `entryUUID` (as `urn:uuid:` in 4.0) when the entry has it, else the DN |
+    /// | `UID` | the card UID the person was imported with, else `entryUUID` (as `urn:uuid:` in 4.0) when the entry was read with it, else the DN (``VCardIdentity``) |
     ///
-    /// Values that are not UTF-8 text, and empty ones, are left out; only the
-    /// attributes the entry was read with can be written.
+    /// Values that are not UTF-8 text, binary values other than the photo, and empty
+    /// ones are left out, and so are secrets (``SecretAttributes``); only the
+    /// attributes the entry was read with can be written. A carriage return in a value
+    /// becomes a line feed: vCard text has no other line break.
     public init(person: Person, registry: FieldRegistry, version: VCardVersion = .v4) {
         var export = PersonExport(entry: person.entry, version: version)
         export.names(of: person)
@@ -54,9 +58,16 @@ private struct PersonExport {
         self.version = version
     }
 
-    /// The non-empty text values of `attribute`.
+    /// The text values of `attribute` that are not only white space.
     func strings(_ attribute: String) -> [String] {
         entry.strings(attribute).filter { !$0.trimmingWhitespace().isEmpty }
+    }
+
+    /// `X-LDAPBOOK-<field>` for each of `values`.
+    mutating func ldapbookProperties(_ field: String, _ values: [String]) {
+        for value in values {
+            properties.append(VCardProperty(name: VCardFieldMap.ldapbookPrefix + field, text: value))
+        }
     }
 
     func typeParameter(_ types: [String]) -> VCardParameter {
@@ -64,9 +75,16 @@ private struct PersonExport {
     }
 
     mutating func names(of person: Person) {
-        properties.append(VCardProperty(name: "FN", text: person.displayName))
-        let name = VCardName(familyNames: Array(strings("sn").prefix(1)), givenNames: Array(strings("givenName").prefix(1)))
+        let formatted = person.displayName
+        properties.append(VCardProperty(name: "FN", text: formatted))
+        let surnames = strings("sn"), givenNames = strings("givenName")
+        let name = VCardName(familyNames: Array(surnames.prefix(1)), givenNames: Array(givenNames.prefix(1)))
         properties.append(name.property)
+        let commonNames = strings("cn")
+        if commonNames != [formatted] { ldapbookProperties("CN", commonNames) }
+        ldapbookProperties("DISPLAY-NAME", strings("displayName"))
+        ldapbookProperties("SURNAME", Array(surnames.dropFirst()))
+        ldapbookProperties("GIVEN-NAME", Array(givenNames.dropFirst()))
         for nickname in strings(LDAPBookSchemaName.nickname) {
             properties.append(VCardProperty(name: "NICKNAME", textList: [nickname]))
         }
@@ -125,23 +143,40 @@ private struct PersonExport {
         }
     }
 
+    /// `URL` with the label in ``VCardFieldMap/urlLabelParameter`` for each `URI label`
+    /// (or bare URI) value; any other value, exactly as stored, as `X-LDAPBOOK-URL`.
     mutating func urls() {
         for labeled in strings("labeledURI") {
-            guard let uri = labeled.trimmingWhitespace().split(separator: " ", maxSplits: 1).first else { continue }
-            properties.append(VCardProperty(name: "URL", value: String(uri)))
+            let parts = labeled.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            let uri = String(parts[0])
+            let label = parts.count > 1 ? String(parts[1]) : nil
+            let isURI = uri.contains(":") && !uri.lowercased().hasPrefix("www.") && FieldKind.urlViolation(uri) == nil
+            guard isURI, label.map({ !$0.isEmpty && !$0.contains(where: \.isNewline) }) ?? true else {
+                ldapbookProperties("URL", [labeled])
+                continue
+            }
+            let parameters = label.map { [VCardParameter(VCardFieldMap.urlLabelParameter, $0)] } ?? []
+            properties.append(VCardProperty(name: "URL", parameters: parameters, value: uri))
         }
     }
 
+    /// `RELATED;TYPE=<relation>` for each `relation=name` whose relation a card can carry
+    /// as it is (a lower-case word); any other value, exactly as stored, as `X-LDAPBOOK-RELATED`.
     mutating func related() {
         for stored in strings(LDAPBookSchemaName.relatedName) {
-            var parameters: [VCardParameter] = []
-            var name = stored
-            if let equals = stored.firstIndex(of: "="), equals != stored.startIndex {
-                parameters.append(typeParameter([String(stored[..<equals]).trimmingWhitespace()]))
-                name = String(stored[stored.index(after: equals)...])
+            guard let equals = stored.firstIndex(of: "="), equals != stored.startIndex else {
+                ldapbookProperties("RELATED", [stored])
+                continue
             }
-            parameters.append(VCardParameter("VALUE", "text"))
-            properties.append(VCardProperty(name: "RELATED", parameters: parameters, text: name))
+            let relation = String(stored[..<equals])
+            let name = String(stored[stored.index(after: equals)...])
+            guard relation != "pref", !name.isEmpty,
+                  relation.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
+                ldapbookProperties("RELATED", [stored])
+                continue
+            }
+            properties.append(VCardProperty(name: "RELATED", parameters: [typeParameter([relation]), VCardParameter("VALUE", "text")],
+                                            text: name))
         }
     }
 
@@ -164,7 +199,8 @@ private struct PersonExport {
         for stored in strings(LDAPBookSchemaName.customField) {
             guard let equals = stored.firstIndex(of: "="), equals != stored.startIndex else { continue }
             let value = String(stored[stored.index(after: equals)...])
-            guard !value.isEmpty else { continue }
+            // The card UID is the card's UID.
+            guard !value.isEmpty, stored[..<equals] != VCardIdentity.fieldName else { continue }
             properties.append(VCardProperty(name: VCardFieldMap.customFieldProperty,
                                             parameters: [VCardParameter(VCardFieldMap.keyParameter, String(stored[..<equals]))],
                                             text: value))
@@ -177,12 +213,12 @@ private struct PersonExport {
     }
 
     mutating func uid() {
-        if let uuid = strings("entryUUID").first {
-            let value = uuid.lowercased()
-            properties.append(VCardProperty(name: "UID", value: version == .v4 ? "urn:uuid:" + value : value))
-        } else if !entry.dn.isRoot {
+        guard let (value, isText) = VCardIdentity.exportedUID(of: entry, version: version) else { return }
+        if isText {
             let parameters = version == .v4 ? [VCardParameter("VALUE", "text")] : []
-            properties.append(VCardProperty(name: "UID", parameters: parameters, text: entry.dn.string))
+            properties.append(VCardProperty(name: "UID", parameters: parameters, text: value))
+        } else {
+            properties.append(VCardProperty(name: "UID", value: value))
         }
     }
 }

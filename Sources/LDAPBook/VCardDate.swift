@@ -9,6 +9,8 @@ enum VCardDate {
     /// of day (`19531015T231000Z`), and honours Apple's
     /// `X-APPLE-OMIT-YEAR=1604` for birthdays without a year.
     static func ldapValue(of property: VCardProperty) -> String {
+        // A value written as text is what the directory held, not a date to convert.
+        if property.parameterValue("VALUE")?.lowercased() == "text" { return property.textValue }
         let text = property.textValue.trimmingWhitespace()
         let date = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
         let digits = date.filter { $0 != "-" }
@@ -44,8 +46,7 @@ enum VCardDate {
     /// with no date at all.
     static func property(named name: String, stored: String, version: VCardVersion) -> VCardProperty {
         guard FieldKind.isDate(stored) else {
-            let parameters = version == .v4 ? [VCardParameter("VALUE", "text")] : []
-            return VCardProperty(name: name, parameters: parameters, text: stored)
+            return VCardProperty(name: name, parameters: [VCardParameter("VALUE", "text")], text: stored)
         }
         switch version {
         case .v3 where stored.hasPrefix("--"):

@@ -28,6 +28,10 @@ enum VCardFieldMap {
         return "phone"
     }
 
+    /// The parameter of a `URL` that holds the label of a `labeledURI`
+    /// (`URL;X-LDAPBOOK-LABEL=Home page:https://example.org`).
+    static let urlLabelParameter = "X-LDAPBOOK-LABEL"
+
     /// The property ldapbook writes each custom field as, with the field's
     /// key in ``keyParameter``: `X-LDAPBOOK-FIELD;KEY=shoe-size:44`.
     static let customFieldProperty = "X-LDAPBOOK-FIELD"

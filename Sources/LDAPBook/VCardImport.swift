@@ -1,31 +1,39 @@
 import LDAPKit
 
-/// Reads one card into a ``NewPerson``, property by property (see
+/// Reads one card into an ``ImportRecord``, property by property (see
 /// ``VCard/newPerson(registry:)`` for what goes where).
 struct VCardImport {
     private let card: VCard
     private let registry: FieldRegistry
+    /// The reference attributes the import may write (`manager`), in lower case.
+    private let writableReferences: Set<String>
     /// The values found so far, by field in order of first appearance, with
     /// the line each came from.
     private var collected: [(field: Field, values: [LDAPValue], lines: [Int?])] = []
+    /// The full names of `X-LDAPBOOK-CN`.
+    private var commonNames: [String] = []
+    /// What the card holds that is not written.
+    private var skipped: [SkippedAttribute] = []
     /// The address fields an `ADR` gave a value, so a vCard 3.0 `LABEL`
     /// does not repeat it.
     private var addressFieldsFromADR: Set<String> = []
 
-    init(card: VCard, registry: FieldRegistry) {
+    init(card: VCard, registry: FieldRegistry, writableReferences: Set<String> = []) {
         self.card = card
         self.registry = registry
+        self.writableReferences = Set(writableReferences.map { $0.lowercased() })
     }
 
     mutating func newPerson() throws(VCardImportFailure) -> NewPerson {
+        try record().person
+    }
+
+    /// The card as a record: its names, its values checked as a directory holds them
+    /// (``FieldKind/Rules/stored``), its `UID`, and what it holds that is not written.
+    mutating func record() throws(VCardImportFailure) -> ImportRecord {
         let (given, surname) = try names()
         var person = NewPerson(givenName: given, surname: surname)
-        if let formatted = card.preferredProperties(named: "FN").first {
-            let text = formatted.textValue.trimmingWhitespace()
-            if !text.isEmpty && text != person.commonName {
-                try add(text, to: "display-name", from: formatted)
-            }
-        }
+        person.rules = .stored
         for property in VCard.preferredFirst(card.properties) where !property.isBlank {
             try read(property)
         }
@@ -33,10 +41,20 @@ struct VCardImport {
             let fieldName = Self.isHome(label) ? "home-address" : "address"
             guard !addressFieldsFromADR.contains(fieldName) else { continue }
             let lines = VCardPostalAddress.splitLines(label.textValue)
-            if !lines.isEmpty { try add(VCardPostalAddress.stored(lines: lines), to: fieldName, from: label) }
+            if !lines.isEmpty { try add(LDAPValue(VCardPostalAddress.stored(lines: lines)), toField: fieldName, from: label) }
+        }
+        // The full name is cn: as ldapbook's X-LDAPBOOK-CN lists it, else the card's FN.
+        if !commonNames.isEmpty {
+            person.commonNames = commonNames
+        } else if let formatted = card.preferredProperties(named: "FN").first,
+                  !formatted.textValue.trimmingWhitespace().isEmpty {
+            person.commonNames = [formatted.textValue]
         }
         person.values = collected.map { ($0.field, $0.values) }
-        return person
+        let uid = card.preferredProperties(named: "UID").first.map(\.textValue).flatMap { $0.isEmpty ? nil : $0 }
+        var record = ImportRecord(person: person, cardUID: uid)
+        record.skipped = skipped
+        return record
     }
 
     // MARK: Names
@@ -46,10 +64,12 @@ struct VCardImport {
         let structured = card.preferredProperties(named: "N").first
         let formatted = card.preferredProperties(named: "FN").first
         let name = structured.map(VCardName.init(property:))
-        var surname = (name?.familyNames ?? []).joined(separator: " ").trimmingWhitespace()
-        var given = ((name?.givenNames ?? []) + (name?.additionalNames ?? [])).joined(separator: " ").trimmingWhitespace()
+        // Kept as written: a name's spaces are the directory's, when the card came from one.
+        var surname = (name?.familyNames ?? []).joined(separator: " ")
+        var given = ((name?.givenNames ?? []) + (name?.additionalNames ?? [])).joined(separator: " ")
+        if given.trimmingWhitespace().isEmpty { given = "" }
         var source = structured
-        if surname.isEmpty {
+        if surname.trimmingWhitespace().isEmpty {
             let words = (formatted?.textValue ?? "").split(whereSeparator: \.isWhitespace)
             guard let last = words.last else {
                 throw VCardImportFailure(line: structured?.line ?? formatted?.line ?? card.line, error: AddressBookError(
@@ -61,7 +81,7 @@ struct VCardImport {
         }
         let nameField = Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
         do {
-            try nameField.validate([LDAPValue(surname)] + (given.isEmpty ? [] : [LDAPValue(given)]))
+            try nameField.validate([LDAPValue(surname)] + (given.isEmpty ? [] : [LDAPValue(given)]), rules: .stored)
         } catch {
             throw VCardImportFailure(line: source?.line ?? card.line,
                                      error: AddressBookError(error.code, "\(source?.name ?? "N"): \(error.message)"))
@@ -77,69 +97,106 @@ struct VCardImport {
         case "EMAIL":
             var address = property.textValue.trimmingWhitespace()
             if address.lowercased().hasPrefix("mailto:") { address = String(address.dropFirst(7)) }
-            try add(address, to: "email", from: property)
+            try add(address, toField: "email", from: property)
         case "TEL":
-            try add(Self.telephoneNumber(property), to: VCardFieldMap.telephoneField(types: property.types), from: property)
+            try add(Self.telephoneNumber(property), toField: VCardFieldMap.telephoneField(types: property.types), from: property)
         case "ADR":
             let lines = VCardPostalAddress.lines(of: property)
             guard !lines.isEmpty else { return }
             let fieldName = Self.isHome(property) ? "home-address" : "address"
             addressFieldsFromADR.insert(fieldName)
-            try add(VCardPostalAddress.stored(lines: lines), to: fieldName, from: property)
+            try add(LDAPValue(VCardPostalAddress.stored(lines: lines)), toField: fieldName, from: property)
         case "ORG":
-            let components = property.components.map { $0.joined(separator: ",").trimmingWhitespace() }
-            try add(components.first ?? "", to: "organization", from: property)
+            let components = property.components.map { $0.joined(separator: ",") }
+            try add(LDAPValue(components.first ?? ""), toField: "organization", from: property)
             for department in components.dropFirst() {
-                try add(department, to: "department", from: property)
+                try add(LDAPValue(department), toField: "department", from: property)
             }
         case "TITLE":
-            try add(property.textValue, to: "title", from: property)
+            try add(LDAPValue(property.textValue), toField: "title", from: property)
         case "NOTE":
-            for line in VCardPostalAddress.splitLines(property.textValue) {
-                try add(line, to: "note", from: property)
-            }
+            // One note, line breaks and all: LDAP text holds them.
+            try add(LDAPValue(property.textValue), toField: "note", from: property)
         case "URL":
             var url = property.textValue.trimmingWhitespace()
             if !url.contains(":") || url.lowercased().hasPrefix("www.") { url = "http://" + url }
-            try add(url, to: "url", from: property)
+            if let label = property.parameterValue(VCardFieldMap.urlLabelParameter), !label.isEmpty {
+                url += " " + label
+            }
+            try add(url, toField: "url", from: property)
         case "NICKNAME":
             for nickname in property.textValues {
-                try add(nickname, to: "nickname", from: property)
+                try add(LDAPValue(nickname), toField: "nickname", from: property)
             }
         case "BDAY":
-            try add(VCardDate.ldapValue(of: property), to: "birthday", from: property)
+            try add(VCardDate.ldapValue(of: property), toField: "birthday", from: property)
         case _ where VCardFieldMap.anniversaryProperties.contains(name):
-            try add(VCardDate.ldapValue(of: property), to: "anniversary", from: property)
+            try add(VCardDate.ldapValue(of: property), toField: "anniversary", from: property)
         case "IMPP":
-            try add(property.textValue, to: "im", from: property)
+            try add(property.textValue, toField: "im", from: property)
         case "RELATED":
             let relation = property.types.first { $0 != "pref" } ?? "contact"
-            try add(relation + "=" + property.textValue.trimmingWhitespace(), to: "related", from: property)
+            try add(LDAPValue(relation + "=" + property.textValue), toField: "related", from: property)
         case "PHOTO":
             guard let bytes = property.binaryValue else { return }
-            try add(LDAPValue(bytes: bytes), to: try field("photo", for: property), from: property)
+            try add(LDAPValue(bytes: bytes), toField: "photo", from: property)
         case VCardFieldMap.customFieldProperty:
             try add(LDAPValue(property.textValue), to: try exactCustomField(for: property), from: property)
         case _ where name.hasPrefix(VCardFieldMap.ldapbookPrefix):
-            let fieldName = String(name.dropFirst(VCardFieldMap.ldapbookPrefix.count)).lowercased()
-            try add(property.textValue, to: fieldName, from: property)
+            try readLDAPBookProperty(property)
         case _ where VCardFieldMap.instantMessagingSchemes[name] != nil:
             let scheme = VCardFieldMap.instantMessagingSchemes[name] ?? ""
             var handle = property.textValue.trimmingWhitespace()
             if !handle.lowercased().hasPrefix(scheme + ":") { handle = scheme + ":" + handle }
-            try add(handle, to: "im", from: property)
+            try add(handle, toField: "im", from: property)
         case _ where VCardFieldMap.relatedProperties[name] != nil:
             let relation = VCardFieldMap.relatedProperties[name] ?? "contact"
-            try add(relation + "=" + property.textValue.trimmingWhitespace(), to: "related", from: property)
+            try add(relation + "=" + property.textValue.trimmingWhitespace(), toField: "related", from: property)
         case VCardFieldMap.appleRelatedNames:
-            try add(Self.appleRelation(of: property, in: card) + "=" + property.textValue.trimmingWhitespace(), to: "related",
-                    from: property)
+            try add(Self.appleRelation(of: property, in: card) + "=" + property.textValue.trimmingWhitespace(),
+                    toField: "related", from: property)
         case _ where name.hasPrefix("X-") && !VCardFieldMap.bookkeepingProperties.contains(name):
             try add(LDAPValue(property.textValue.trimmingWhitespace()), to: try customField(for: property),
                     from: property)
         default:
             return
         }
+    }
+
+    /// `X-LDAPBOOK-<NAME>`: the value of the field `<name>`, exactly as written, unless
+    /// ldapbook does not write that field from a file (a secret, `objectClass`, `uid`, an
+    /// operational attribute, a reference, another class's attribute): that is skipped and
+    /// reported, not refused. `X-LDAPBOOK-CN` is a full name.
+    private mutating func readLDAPBookProperty(_ property: VCardProperty) throws(VCardImportFailure) {
+        let fieldName = String(property.name.dropFirst(VCardFieldMap.ldapbookPrefix.count)).lowercased()
+        if ["cn", "commonname"].contains(fieldName) {
+            let text = property.textValue
+            guard !text.isEmpty else { return }
+            do {
+                try Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
+                    .validate([LDAPValue(text)], rules: .stored)
+            } catch {
+                throw failure(property, error)
+            }
+            if !commonNames.contains(text) { commonNames.append(text) }
+            return
+        }
+        if let attribute = registry.schema?.attributeType(named: fieldName), attribute.isOperational || !attribute.isUserModifiable {
+            skipped.append(SkippedAttribute(attribute.name, .operational, property: property.name))
+            return
+        }
+        let field: Field
+        do {
+            field = try registry.field(named: fieldName)
+        } catch where error.code == .notWritable {
+            let name = registry.schema?.attributeType(named: fieldName)?.name ?? fieldName
+            skipped.append(SkippedAttribute(name, SecretAttributes.isSecret(fieldName, schema: registry.schema)
+                ? .secret : .objectClass, property: property.name))
+            return
+        } catch {
+            throw failure(property, error)
+        }
+        try add(LDAPValue(property.textValue), to: field, from: property)
     }
 
     // MARK: Fields
@@ -190,22 +247,40 @@ struct VCardImport {
                      origin: .custom, customKey: key)
     }
 
-    /// Adds a text value (trimmed; nothing when empty) to the field named `fieldName`.
-    private mutating func add(_ text: String, to fieldName: String, from property: VCardProperty)
+    /// Adds a value written in a structured form (an address, a number, a date, a URI),
+    /// trimmed, to the field named `fieldName`; nothing when it is empty.
+    private mutating func add(_ text: String, toField fieldName: String, from property: VCardProperty)
         throws(VCardImportFailure)
     {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { return }
-        try add(LDAPValue(trimmed), to: try field(fieldName, for: property), from: property)
+        try add(LDAPValue(trimmed), toField: fieldName, from: property)
     }
 
-    /// Adds a value to `field` once, after checking it.
+    /// Adds a value, exactly as written, to the field named `fieldName`; nothing when it is
+    /// empty or only white space.
+    private mutating func add(_ value: LDAPValue, toField fieldName: String, from property: VCardProperty)
+        throws(VCardImportFailure)
+    {
+        guard value.string.map({ !$0.trimmingWhitespace().isEmpty }) ?? !value.isEmpty else { return }
+        try add(value, to: try field(fieldName, for: property), from: property)
+    }
+
+    /// Adds a value to `field` once, after checking it as a directory holds it; a field
+    /// ldapbook does not write from a file is skipped and reported instead.
     private mutating func add(_ value: LDAPValue, to field: Field, from property: VCardProperty)
         throws(VCardImportFailure)
     {
         guard !value.isEmpty else { return }
+        if let restriction = field.restriction,
+           !(restriction == .reference && (writableReferences.contains(field.attribute.lowercased())
+                                           || writableReferences.contains(field.name.lowercased()))) {
+            let skip = SkippedAttribute(field.name, .restricted(restriction), property: property.name)
+            if !skipped.contains(skip) { skipped.append(skip) }
+            return
+        }
         do {
-            try field.validate([value])
+            try field.validate([value], rules: .stored)
         } catch {
             throw failure(property, error)
         }

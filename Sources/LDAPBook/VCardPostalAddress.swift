@@ -3,15 +3,14 @@
 /// line) and vCard's `ADR` and `LABEL`.
 ///
 /// LDAP keeps an address as lines, vCard as seven components. ldapbook does
-/// not guess which line is the city: it writes the whole address into the
-/// street component (and into `LABEL`), and reads a card's components back
-/// as lines in the usual order.
+/// not guess which line is the city: it writes the whole address, line by
+/// line as stored (empty lines and spaces included), into the street
+/// component (and into `LABEL`), and reads such a card back into the same
+/// lines. Other cards' components are read as lines in the usual order.
 enum VCardPostalAddress {
-    /// The lines of an LDAP Postal Address value, trimmed, without empty ones.
+    /// The lines of an LDAP Postal Address value, exactly as stored.
     static func lines(ofStored stored: String) -> [String] {
-        stored.split(separator: "$", omittingEmptySubsequences: false)
-            .map { unescapeLine($0).trimmingWhitespace() }
-            .filter { !$0.isEmpty }
+        stored.split(separator: "$", omittingEmptySubsequences: false).map { unescapeLine($0) }
     }
 
     /// `lines` as an LDAP Postal Address value.
@@ -23,7 +22,13 @@ enum VCardPostalAddress {
     /// the street lines, `locality region postal-code`, country. A card
     /// with empty components but a `LABEL` parameter gives the label's lines.
     static func lines(of address: VCardProperty) -> [String] {
-        let components = address.components.map { $0.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty } }
+        let raw = address.components
+        // Only the street component: an address ldapbook wrote, its lines as they were.
+        if raw.count > 2, raw.enumerated().allSatisfy({ $0.offset == 2 || $0.element.allSatisfy(\.isEmpty) }),
+           case let street = raw[2].joined(separator: ","), !street.trimmingWhitespace().isEmpty {
+            return street.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        let components = raw.map { $0.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty } }
         func component(_ index: Int) -> [String] { index < components.count ? components[index] : [] }
         var lines = component(0) + component(1)
         lines += component(2).flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }

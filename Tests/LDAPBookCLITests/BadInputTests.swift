@@ -145,12 +145,12 @@ extension BadInput {
         .init(command: "import", problem: "vCard: a property naming no possible field",
               arguments: ["import", "{files}/bad-field.vcf"], status: Exit.invalid,
               mentions: ["bad-field.vcf: line 5", "\"-shoe\" is not a field"], stdout: .importOfNothing),
-        .init(command: "import", problem: "vCard: an invalid email",
+        .init(command: "import", problem: "vCard: an email no directory can hold",
               arguments: ["import", "{files}/bad-email.vcf"], status: Exit.invalid,
-              mentions: ["bad-email.vcf: line 5", "EMAIL", "exactly one @"], stdout: .importOfNothing),
-        .init(command: "import", problem: "vCard: an invalid phone",
+              mentions: ["bad-email.vcf: line 5", "EMAIL", "must be ASCII"], stdout: .importOfNothing),
+        .init(command: "import", problem: "vCard: a phone no directory can hold",
               arguments: ["import", "{files}/bad-phone.vcf"], status: Exit.invalid,
-              mentions: ["bad-phone.vcf: line 6", "TEL", "must contain a digit"], stdout: .importOfNothing),
+              mentions: ["bad-phone.vcf: line 6", "TEL", "may contain only digits"], stdout: .importOfNothing),
         .init(command: "import", problem: "vCard: a photo that is not a JPEG",
               arguments: ["import", "{files}/bad-photo.vcf"], status: Exit.invalid,
               mentions: ["bad-photo.vcf: line 5", "PHOTO", "must be a JPEG image"], stdout: .importOfNothing),
@@ -160,9 +160,12 @@ extension BadInput {
         .init(command: "import", problem: "LDIF: an attribute name that cannot be one",
               arguments: ["import", "{files}/bad-attribute.ldif"], status: Exit.invalid,
               mentions: ["bad-attribute.ldif: line 8", "shoe_size!"], stdout: .importOfNothing),
-        .init(command: "import", problem: "LDIF: an invalid email",
+        .init(command: "import", problem: "LDIF: an email no directory can hold",
               arguments: ["import", "{files}/bad-email.ldif"], status: Exit.invalid,
-              mentions: ["bad-email.ldif: line 3", "email", "exactly one @"], stdout: .importOfNothing),
+              mentions: ["bad-email.ldif: line 3", "email", "must be ASCII"], stdout: .importOfNothing),
+        .init(command: "import", problem: "LDIF: a last record cut off in the middle of a line",
+              arguments: ["import", "{files}/truncated.ldif"], status: Exit.invalid,
+              mentions: ["truncated.ldif: line 3", "cut off", "nothing of it is imported"], stdout: .importOfNothing),
         .init(command: "import", problem: "LDIF: a photo that is not a JPEG",
               arguments: ["import", "{files}/bad-photo.ldif"], status: Exit.invalid,
               mentions: ["bad-photo.ldif: line 3", "must be a JPEG image"], stdout: .importOfNothing),
@@ -254,9 +257,9 @@ struct BadInputFiles {
         "unterminated.vcf": Array("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Bob Byte\r\nN:Byte;Bob;;;\r\n".utf8),
         // Line 5: X-LDAPBOOK-<name> names the field "-shoe", which cannot be one.
         "bad-field.vcf": card(["FN:Bob Byte", "N:Byte;Bob;;;", "X-LDAPBOOK--SHOE:42"]),
-        "bad-email.vcf": card(["FN:Bob Byte", "N:Byte;Bob;;;", "EMAIL:bob at example.org"]),
+        "bad-email.vcf": card(["FN:Bob Byte", "N:Byte;Bob;;;", "EMAIL:bøb@example.org"]),
         // Line 6 (after a valid email on line 5).
-        "bad-phone.vcf": card(["FN:Bob Byte", "N:Byte;Bob;;;", "EMAIL:bob@example.org", "TEL:call me"]),
+        "bad-phone.vcf": card(["FN:Bob Byte", "N:Byte;Bob;;;", "EMAIL:bob@example.org", "TEL:+1 555 0100 ☎"]),
         "bad-photo.vcf": card(["FN:Bob Byte", "N:Byte;Bob;;;",
                                "PHOTO:data:image/jpeg;base64," + Data("GIF89a, not a JPEG".utf8).base64EncodedString()]),
         // Line 7: "sn Byte" lacks its colon.
@@ -264,11 +267,13 @@ struct BadInputFiles {
         // Line 8: an attribute description with "_" and "!".
         "bad-attribute.ldif": ldif(["cn: Bob Byte", "givenName: Bob", "sn: Byte", "shoe_size!: 42"]),
         // The record starts on line 3 (after "version: 1" and an empty line).
-        "bad-email.ldif": ldif(["cn: Bob Byte", "givenName: Bob", "sn: Byte", "mail: bob at example.org"]),
+        "bad-email.ldif": ldif(["cn: Bob Byte", "givenName: Bob", "sn: Byte", "mail:: " + Data("bøb@example.org".utf8).base64EncodedString()]),
         "bad-photo.ldif": ldif(["cn: Bob Byte", "givenName: Bob", "sn: Byte",
                                 "jpegPhoto:: " + Data("GIF89a, not a JPEG".utf8).base64EncodedString()]),
         "change.ldif": Array("version: 1\n\ndn: cn=Bob Byte,dc=example,dc=com\nchangetype: delete\n".utf8),
         "no-surname.ldif": ldif(["cn: Bob Byte", "givenName: Bob"]),
+        // The record starts on line 3 and the file stops in the middle of its surname.
+        "truncated.ldif": Array("version: 1\n\ndn: cn=Tess Two,dc=example,dc=com\nobjectClass: inetOrgPerson\ncn: Tess Two\nsn: Tw".utf8),
         // Line 4: bytes that are not UTF-8 in the name.
         "bad-utf8.vcf": Array("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Bob Byte\r\nN:B".utf8) + [0xFF, 0xFE]
             + Array("yte;Bob;;;\r\nEND:VCARD\r\n".utf8),

@@ -60,7 +60,7 @@ struct ImportExportTests {
             VERSION:4.0\r
             FN:Broken Card\r
             N:Card;Broken;;;\r
-            EMAIL:not an address\r
+            EMAIL:nöt an address\r
             END:VCARD\r
             BEGIN:VCARD\r
             VERSION:4.0\r
@@ -74,7 +74,12 @@ struct ImportExportTests {
         try cards.write(to: file, atomically: true, encoding: .utf8)
         let before = try await connection.search(base: base, attributes: ["*"]).collect().count
         let dry = try CLI.run(["import", "--dry-run", file.path] + arguments)
-        #expect(dry.stdout.hasPrefix("would be added 1, would be updated 1, unchanged 0, rejected 1"), "\(dry.stdout)")
+        let plan = dry.stdout.split(separator: "\n").map(String.init)
+        #expect(plan.last == "would be added 1, would be updated 1, unchanged 0, rejected 1", "\(dry.stdout)")
+        #expect(plan.count == 4, "\(plan)")
+        #expect(plan.first?.hasPrefix("add ou=people,") == true && plan.first?.hasSuffix("(a container)") == true)
+        #expect(plan.dropFirst().first?.hasPrefix("update cn=Ada Lovelace,") == true && plan.dropFirst().first?.contains(": telephoneNumber") == true
+                && plan.dropFirst(2).first?.hasPrefix("add uid=grace.hopper") == true, "the dry run lists each write: \(dry.stdout)")
         #expect(try await connection.search(base: base, attributes: ["*"]).collect().count == before)
 
         let real = try CLI.run(["import", file.path] + arguments)

@@ -51,14 +51,25 @@ private actor SharedBookServer {
     }
 }
 
-/// Import outcomes as short words, in order: added, updated, unchanged or rejected.
-func words(_ results: [Result<ImportOutcome, any Error>]) -> [String] {
-    results.map { result in
-        switch result {
-        case .success(.added): "added"
-        case .success(.updated): "updated"
-        case .success(.unchanged): "unchanged"
-        case .failure: "rejected"
+/// Import outcomes as short words, in order: added, updated, unchanged, rejected, not tried or unknown.
+func words(_ result: ImportResult) -> [String] {
+    result.outcomes.map { outcome in
+        switch outcome.result {
+        case .added: "added"
+        case .updated: "updated"
+        case .unchanged: "unchanged"
+        case .rejected: "rejected"
+        case .notTried: "not tried"
+        case .unknown: "unknown"
         }
+    }
+}
+
+/// Records of `people`, as an import of cards without UIDs sees them.
+func records(_ people: [NewPerson]) -> [ImportRecord] {
+    people.map { person in
+        var stored = person
+        stored.rules = .stored
+        return ImportRecord(person: stored)
     }
 }

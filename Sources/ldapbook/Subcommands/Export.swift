@@ -41,11 +41,17 @@ enum Export {
         default: break
         }
         var count = 0
-        for try await entry in book.connection.search(filter: filter, attributes: ["*"]) {
+        for try await found in book.connection.search(filter: filter, attributes: ["*", "entryUUID"]) {
+            // Secrets (passwords, keys) are never exported, in any format.
+            let entry = found.removingSecrets(schema: registry.schema)
             let person = Person(entry: entry)
             switch format {
             case "ldif":
-                DataOutput.write(LDIFWriter.write(entry))
+                // User attributes only, as ldapsearch prints them: what ldapadd, slapadd and
+                // ldapbook import take back.
+                var userAttributes = entry
+                userAttributes["entryUUID"] = []
+                DataOutput.write(LDIFWriter.write(userAttributes))
             case "json":
                 var fields: [String: Any] = [:]
                 for (field, values) in person.fieldValues(registry: registry) {

@@ -13,34 +13,40 @@ enum Import {
         "import",
         abstract: "Import people from vCard (3.0, 4.0) or LDIF files.",
         discussion: """
-            A person already in the directory (same email, or same first and last name) gets the \
-            values they lack; anyone else is added. A card or record that cannot be imported is \
-            reported on standard error with its file and line, and skipped; the rest go on. Each person is one atomic write. \
-            When the server supports transactions (RFC 5805; OpenLDAP 2.5 and later), new people are \
-            added up to 100 at a time in one transaction, which the server writes to disk once \
-            instead of once per person; when the server refuses one of them, none of that \
-            transaction is made and its people are added one by one, each with its own outcome. \
-            Interrupting an import keeps what was committed. \
-            --dry-run reports what would change and writes nothing. A summary ends the run.
+            Who is who is decided by identifiers, never by a name alone. An LDIF record's DN is \\
+            the person: the entry is created there, uid and all, or given what it lacks when it \\
+            exists. A card's UID is the person (ldapbook's export writes the entry's entryUUID as \\
+            urn:uuid:..., and a person created from a card keeps its UID). Otherwise a shared \\
+            email address is the same person. Someone with the same first and last name is only \\
+            the same person when they hold every value the card gives already, or with \\
+            --merge-by-name; otherwise the person is added and reported as a possible duplicate. \\
+            Existing people only gain what they lack; nothing is replaced or removed. Only \\
+            address-book fields are written: never passwords or other secrets, uid or object \\
+            classes onto an existing entry, operational attributes, or references to other \\
+            entries (manager, seeAlso, secretary) unless --write-reference names them; what is \\
+            left out is reported per person. A card or record that cannot be imported is \\
+            reported with its file and line and skipped; the rest go on. A directory that stops \\
+            answering, is busy, or refuses access stops the import with a summary of what was \\
+            done; importing the same files again finishes the job without duplicates. \\
+            --dry-run prints each write the import would make, and writes nothing.
             """,
-        options: [OptionSpec(["--dry-run"], help: "report what would change; write nothing")],
+        options: [
+            OptionSpec(["--dry-run"], help: "print the writes the import would make; write nothing"),
+            OptionSpec(["--merge-by-name"], help: "take a person with no identifier in common with anyone to be the one namesake there is (personal address books)"),
+            OptionSpec(["--write-reference"], .repeatedValue("ATTRIBUTE"), help: "also write this reference attribute (manager, seeAlso, secretary) from the files"),
+        ],
         positionals: [PositionalSpec("FILE", help: "a .vcf or .ldif file (- for standard input)", isRepeating: true)],
-        examples: [.init(summary: "Import a phone's export", commandLine: "ldapbook import contacts.vcf")])
+        examples: [
+            .init(summary: "Import a phone's export", commandLine: "ldapbook import contacts.vcf"),
+            .init(summary: "See what an LDIF file would change", commandLine: "ldapbook import --dry-run people.ldif"),
+        ])
 
     /// One card or record read from a file.
     enum Item {
-        /// A person to import, and the line their card or record starts on.
-        case person(NewPerson, line: Int?)
+        /// A person to import, and where their card or record is.
+        case record(ImportRecord, source: String)
         /// Why a card or record cannot be imported, naming the file and the line.
         case rejected(String)
-    }
-
-    /// How many people are imported at once: enough to hide the round trips of each.
-    static let window = 16
-
-    struct Tally {
-        var added = 0, updated = 0, unchanged = 0
-        var rejected: [String] = []
     }
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
@@ -53,70 +59,62 @@ enum Import {
         }
         let book = try await Directory.addressBook(parsed)
         let registry = try await book.fieldRegistry()
-        let dryRun = parsed.flag("--dry-run")
-        var tally = Tally()
-        let progress = isatty(STDERR_FILENO) != 0
-        for (path, bytes) in files {
-            var people: [(person: NewPerson, source: String)] = []
-            for item in items(in: bytes, path: path, registry: registry) {
-                switch item {
-                case .rejected(let reason):
-                    tally.rejected.append(reason)
-                case .person(let newPerson, let line):
-                    people.append((newPerson, "\(path): " + (line.map { "line \($0): " } ?? "") + Diagnostics.quoting(newPerson.commonName)))
-                }
+        let references = Set(parsed.values("--write-reference"))
+        for name in references {
+            let field = try registry.field(named: name)
+            guard field.restriction == .reference else {
+                throw CommandFailure(.usage, "--write-reference \(name): \(field.name) is not a reference to another entry")
             }
-            let total = people.count
-            var report: (@Sendable (Int) -> Void)?
-            if progress {
-                let label = path
-                report = { done in
-                    if done == total || done % 100 == 0 {
-                        StandardStream.error.write("\r\(TerminalText.sanitized(label)): \(done)/\(total)")
-                    }
-                }
-            }
-            let results = try await book.importPeople(people.map(\.person), dryRun: dryRun, window: Self.window,
-                                                      progress: report)
-            for ((_, source), result) in zip(people, results) {
-                switch result {
-                case .success(.added): tally.added += 1
-                case .success(.updated): tally.updated += 1
-                case .success(.unchanged): tally.unchanged += 1
-                case .failure(let error as AddressBookError): tally.rejected.append("\(source): \(error.message)")
-                case .failure(let error as LDAPError): tally.rejected.append("\(source): \(error.description)")
-                case .failure(let error): tally.rejected.append("\(source): \(error)")
-                }
-            }
-            if progress && total > 0 { StandardStream.error.write("\n") }
         }
-        let verb = dryRun ? "would be " : ""
-        let summary = "\(verb)added \(tally.added), \(verb)updated \(tally.updated), unchanged \(tally.unchanged), rejected \(tally.rejected.count)\n"
-        for reason in tally.rejected { Diagnostics.say("rejected: \(reason)") }
-        StandardStream.output.write(summary)
-        return tally.rejected.isEmpty ? .success : .invalidValue
+        var rejected: [String] = []
+        var records: [ImportRecord] = []
+        var sources: [String] = []
+        for (path, bytes) in files {
+            for item in items(in: bytes, path: path, registry: registry, references: references) {
+                switch item {
+                case .rejected(let reason): rejected.append(reason)
+                case .record(let record, let source):
+                    records.append(record)
+                    sources.append(source)
+                }
+            }
+        }
+        let options = ImportOptions(dryRun: parsed.flag("--dry-run"), mergesByName: parsed.flag("--merge-by-name"))
+        var report: (@Sendable (Int) -> Void)?
+        if isatty(STDERR_FILENO) != 0 && !records.isEmpty {
+            let total = records.count
+            report = { done in
+                if done == total || done % 100 == 0 { StandardStream.error.write("\rimporting: \(done)/\(total)") }
+            }
+        }
+        let result = await book.importPeople(records, options: options, progress: report)
+        if report != nil { StandardStream.error.write("\n") }
+        return ImportReport(result: result, sources: sources, rejectedBeforehand: rejected, dryRun: options.dryRun).print()
     }
 
     /// The people of one file's bytes, vCard or LDIF, and the cards or records rejected
     /// before any write, each reason starting with `path`.
-    static func items(in bytes: [UInt8], path: String, registry: FieldRegistry) -> [Item] {
+    static func items(in bytes: [UInt8], path: String, registry: FieldRegistry, references: Set<String>) -> [Item] {
         if isLDIF(bytes, path: path) {
-            return ldifPeople(bytes, registry: registry).map { item in
-                if case .rejected(let reason) = item { return .rejected("\(path): \(reason)") }
-                return item
-            }
+            return ldifItems(bytes, path: path, registry: registry, references: references)
         }
         return VCardParser.cards(in: bytes).map { card -> Item in
             switch card {
             case .failure(let error): return .rejected("\(path): \(error)")
             case .success(let card):
                 do {
-                    return .person(try card.newPerson(registry: registry), line: card.line)
+                    let record = try card.importRecord(registry: registry, writableReferences: references)
+                    return .record(record, source: source(path, line: card.line, record.person))
                 } catch {
-                    return .rejected("\(path): \((error as? AddressBookError)?.message ?? "\(error)")")
+                    return .rejected("\(path): \(ImportReport.message(error))")
                 }
             }
         }
+    }
+
+    /// `FILE: line N: NAME`, for messages about one person.
+    static func source(_ path: String, line: Int?, _ person: NewPerson) -> String {
+        "\(path): " + (line.map { "line \($0): " } ?? "") + Diagnostics.quoting(person.commonName)
     }
 
     static func isLDIF(_ bytes: [UInt8], path: String) -> Bool {
@@ -127,41 +125,45 @@ enum Import {
         return !start.contains("begin:vcard")
     }
 
-    /// The people of an LDIF file: each entry (or add record) as a new person.
-    static func ldifPeople(_ bytes: [UInt8], registry: FieldRegistry) -> [Item] {
+    /// The people of an LDIF file: each entry (or add record), identified by its DN.
+    ///
+    /// A file that does not end with a line break was cut off (a transfer or a copy that
+    /// stopped): its last record may lack values, or hold half of one (`sn: Tw`), so it is
+    /// refused, naming its line, and nothing of it is written.
+    static func ldifItems(_ bytes: [UInt8], path: String, registry: FieldRegistry, references: Set<String>) -> [Item] {
         var results: [Item] = []
         var stream = LDIFReader(bytes: bytes).stream()
+        let cutOff = !bytes.isEmpty && bytes.last != UInt8(ascii: "\n")
+        var lastLine = 1
         while true {
             let record: LDIFRecord
             do {
                 guard let next = try stream.next() else { break }
                 record = next
             } catch {
-                results.append(.rejected(error.description))
+                lastLine = stream.recordLine
+                results.append(.rejected("\(path): \(error.description)"))
                 continue
             }
             let line = stream.recordLine
+            lastLine = line
             let entry: LDAPEntry
             switch record {
             case .content(let content), .add(let content, _): entry = content
             default:
-                results.append(.rejected("line \(line): \(record.dn): only entries are imported, not changes"))
+                results.append(.rejected("\(path): line \(line): \(record.dn): only entries are imported, not changes"))
                 continue
             }
-            let person = Person(entry: entry)
-            // Names are text: one that is not UTF-8 is refused, never dropped or repaired.
-            if let name = ["sn", "givenName", "cn"].first(where: { entry[$0].contains { $0.string == nil } }) {
-                results.append(.rejected("line \(line): \(entry.dn): \(name) is not valid UTF-8"))
-                continue
+            do {
+                let imported = try ImportRecord(ldif: entry, registry: registry, writableReferences: references)
+                results.append(.record(imported, source: source(path, line: line, imported.person)))
+            } catch {
+                results.append(.rejected("\(path): line \(line): \(entry.dn): \(ImportReport.message(error))"))
             }
-            guard let surname = person.surnames.first else {
-                results.append(.rejected("line \(line): \(entry.dn): no surname (sn)"))
-                continue
-            }
-            let values = person.fieldValues(registry: registry).filter { field, _ in
-                !["cn", "sn", "givenName", "uid"].contains(where: { $0.lowercased() == field.attribute.lowercased() })
-            }
-            results.append(.person(NewPerson(givenName: person.givenNames.first, surname: surname, values: values), line: line))
+        }
+        if cutOff, let last = results.indices.last {
+            results[last] = .rejected("\(path): line \(lastLine): the file ends in the middle of a line, so this record "
+                + "may be cut off; nothing of it is imported (if the record is whole, end the file with a line break)")
         }
         return results
     }
