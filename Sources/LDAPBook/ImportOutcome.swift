@@ -36,6 +36,9 @@ public struct ImportOutcome: Sendable {
         case unchanged
         /// This person alone could not be imported; the others went on.
         case rejected(any Error)
+        /// The directory refused this person's write for a reason that stops the whole
+        /// import (``ImportResult/stoppedBy``): access, or being busy or unavailable.
+        case refused(LDAPError)
         /// The import stopped (see ``ImportResult/stoppedBy``) before this person was written.
         case notTried
         /// The reply to this person's write was lost, and whether it was made could not be

@@ -56,16 +56,16 @@ extension ImportRun {
             func handle(_ write: Write, _ error: (any Error)?) {
                 let indices = plan.writes[write.key]?.records ?? []
                 guard let error else {
+                    writeSucceeded = true
                     for index in indices { if let outcome = plan.outcomes[index] { finish(index, outcome) } }
                     return
                 }
                 if write.additions == nil { addedByRecord[write.key] = nil }
                 if let error = error as? LDAPError, error.stopsImport {
                     if fatal == nil { fatal = error }
-                    if error.leavesWriteUnknown {
-                        for index in indices {
-                            finish(index, ImportOutcome(.unknown(error), dn: write.entry.dn, notes: plan.outcomes[index]?.notes ?? []))
-                        }
+                    for index in indices {
+                        finish(index, ImportOutcome(error.leavesWriteUnknown ? .unknown(error) : .refused(error), dn: write.entry.dn,
+                                                    notes: plan.outcomes[index]?.notes ?? []))
                     }
                     return
                 }
@@ -78,7 +78,10 @@ extension ImportRun {
                 }
             }
             while next < writes.count || running > 0 {
-                if fatal == nil && next < writes.count && running < max(options.window, 1) {
+                // One write alone until one succeeds: a directory that refuses this import's
+                // writes (access, a read-only replica) refuses one, not a window of them.
+                let window = writeSucceeded ? max(options.window, 1) : 1
+                if fatal == nil && next < writes.count && running < window {
                     let write = writes[next]
                     next += 1
                     running += 1

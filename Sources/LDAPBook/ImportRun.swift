@@ -76,6 +76,8 @@ final class ImportRun {
     var createdContainers: [DistinguishedName] = []
     var stop: LDAPError?
     var done = 0
+    /// Whether a write of this import has succeeded yet.
+    var writeSucceeded = false
 
     init(book: AddressBook, records: [ImportRecord], options: ImportOptions, facts: AddressBook.ServerFacts,
          progress: (@Sendable (Int) -> Void)?) {

@@ -22,6 +22,7 @@ struct ImportReport {
     func print() -> ExitCode {
         var added = 0, updated = 0, unchanged = 0, rejected = rejectedBeforehand.count, unknown = 0
         var notTried: [Int] = []
+        var refused: [Int] = []
         var duplicates = 0
         for reason in rejectedBeforehand { Diagnostics.say("rejected: \(reason)") }
         if dryRun {
@@ -47,6 +48,8 @@ struct ImportReport {
             case .unknown(let error):
                 unknown += 1
                 Diagnostics.say("\(source): \(error.description)")
+            case .refused:
+                refused.append(index)
             case .notTried:
                 notTried.append(index)
             }
@@ -61,7 +64,7 @@ struct ImportReport {
         }
         let verb = dryRun ? "would be " : ""
         var summary = "\(verb)added \(added), \(verb)updated \(updated), unchanged \(unchanged), rejected \(rejected)"
-        if !notTried.isEmpty || unknown > 0 { summary += ", not imported \(notTried.count + unknown)" }
+        if !notTried.isEmpty || !refused.isEmpty || unknown > 0 { summary += ", not imported \(notTried.count + refused.count + unknown)" }
         if duplicates > 0 { summary += "; possible duplicates \(duplicates) (see above)" }
         guard let stop = result.stoppedBy else {
             StandardStream.output.write(summary + "\n")
@@ -69,6 +72,10 @@ struct ImportReport {
         }
         let (code, reason) = ExitCode.forError(stop)
         Diagnostics.say("the import stopped: \(reason)")
+        if !refused.isEmpty {
+            Diagnostics.say("refused: " + refused.prefix(Self.namedNotTried).map { sources[$0] }.joined(separator: "; ")
+                + (refused.count > Self.namedNotTried ? "; and \(refused.count - Self.namedNotTried) more" : ""))
+        }
         if !notTried.isEmpty {
             let named = notTried.prefix(Self.namedNotTried).map { sources[$0] }
             Diagnostics.say("not tried: \(notTried.count) \(notTried.count == 1 ? "person" : "people"): "

@@ -84,4 +84,24 @@ struct AccessControlTests {
         }
         #expect(try await dump(server) == before)
     }
+
+    @Test("An import the rules refuse stops at once with exit 77: one write refused, a summary, and who was not tried")
+    func importRefused() async throws {
+        let (server, passwordFile) = try await directory()
+        defer { server.cleanup() }
+        let before = try await dump(server)
+        let cards = (1...40).map { index in
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Person \(index)\r\nN:Person;Number\(index);;;\r\nEMAIL:p\(index)@example.org\r\nEND:VCARD\r\n"
+        }.joined()
+        let file = server.directory.appendingPathComponent("people.vcf")
+        try Data(cards.utf8).write(to: file)
+        let result = try CLI.run(["import", file.path] + asReader(server, passwordFile))
+        #expect(result.status == 77, "\(result.stderr)")
+        #expect(result.stdout == "added 0, updated 0, unchanged 0, rejected 0, not imported 40\n", "\(result.stdout)")
+        #expect(result.stderr.contains("the import stopped: insufficient access"), "\(result.stderr)")
+        #expect(result.stderr.contains("refused: \(file.path): line 1: Number1 Person"), "\(result.stderr)")
+        #expect(result.stderr.contains("not tried: 39 people: \(file.path): line 7: Number2 Person"), "\(result.stderr)")
+        #expect(!result.stderr.contains(Self.readerPassword))
+        #expect(try await dump(server) == before)
+    }
 }

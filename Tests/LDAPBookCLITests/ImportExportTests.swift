@@ -98,7 +98,7 @@ struct ImportExportTests {
         let (connection, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.com"]), ("Alan", "Turing", [])])
         let arguments = CLI.connectionArguments(server, base: base)
         let ldif = try CLI.run(["export", "--format", "ldif"] + arguments)
-        #expect(ldif.stdout.hasPrefix("version: 1"))
+        #expect(ldif.stdout.hasPrefix("dn: "), "no version line, which slapadd refuses")
         #expect(ldif.stdout.contains("mail: ada@example.com"))
         let json = try CLI.run(["export", "--format", "json", "ada"] + arguments)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])

@@ -59,6 +59,7 @@ func words(_ result: ImportResult) -> [String] {
         case .updated: "updated"
         case .unchanged: "unchanged"
         case .rejected: "rejected"
+        case .refused: "refused"
         case .notTried: "not tried"
         case .unknown: "unknown"
         }

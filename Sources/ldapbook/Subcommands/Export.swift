@@ -33,7 +33,9 @@ enum Export {
         }
         var csvFields: [Field?] = []
         switch format {
-        case "ldif": DataOutput.write(LDIFWriter.versionLine)
+        // No "version: 1" line: slapadd (OpenLDAP 2.5) refuses one, and ldapadd and
+        // ldapbook import read LDIF without it, as ldapsearch -LLL writes it.
+        case "ldif": break
         case "json": DataOutput.write("[")
         case "csv":
             csvFields = try await csvColumns.asyncMap { try await $0.field.asyncMap { try await book.field(named: $0) } }

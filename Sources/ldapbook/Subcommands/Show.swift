@@ -32,7 +32,7 @@ enum Show {
         if format == "vcard" {
             text = VCardWriter.write(VCard(person: person, registry: registry))
         } else if format == "ldif" {
-            text = String(decoding: LDIFWriter.versionLine + LDIFWriter.write(entry), as: UTF8.self)
+            text = String(decoding: LDIFWriter.write(entry), as: UTF8.self)
         } else if format == "json" {
             var object: [String: Any] = ["dn": person.dn.string, "name": person.displayName]
             var values: [String: Any] = [:]
