@@ -131,7 +131,11 @@ EOF
     >"$out/khard-list.tsv"
   "${khard[@]}" email --parsable --remove-first-line >"$out/khard-email.tsv"
   "${khard[@]}" phone --parsable >"$out/khard-phone.tsv"
-  "${khard[@]}" show --format yaml "uid:$shown_dn" >"$out/khard-show.yaml"
+  # khard finds a contact by its UID: the one the export gave the person added above.
+  shown_uid=$(/usr/bin/python3 -c 'import json, sys
+uid = next(p.get("uid", p["dn"]) for p in json.load(open(sys.argv[1])) if p["dn"] == sys.argv[2])
+print(uid[len("urn:uuid:"):] if sys.argv[3] == "3.0" and uid.startswith("urn:uuid:") else uid)' "$work/people.json" "$shown_dn" "$version")
+  "${khard[@]}" show --format yaml "uid:$shown_uid" >"$out/khard-show.yaml"
 
   "$work/evolution-read" "$out/export.vcf" >"$out/evolution.json"
 

@@ -18,6 +18,13 @@
 ///
 /// A transaction belongs to the connection it was started on: when that connection is
 /// lost, the server forgets it, and updates sent with its control afterwards are refused.
+///
+/// Use them with care against a shared server: Debian 12's slapd (OpenLDAP 2.5.13)
+/// crashes (a null pointer in `do_add`) when two clients run transactions adding the same
+/// entries at once, and when a connection sends a transaction's updates without waiting
+/// for each one's reply; the server is then down for everyone. ldapbook's own import uses
+/// no transactions for that reason. `TransactionTests` runs them one client at a time,
+/// one update at a time.
 public struct LDAPTransaction: Sendable, Hashable {
     /// The identifier the server gave the transaction (OpenLDAP's is empty: it keeps one
     /// transaction per connection).

@@ -175,6 +175,20 @@ struct ReachFlowTests {
         #expect(log.all.map(\.1) == ["yonath@example.com"])
     }
 
+    @Test("the create step names the namesakes of the new person, then adds a different person")
+    func createNamesNamesakes() async throws {
+        let book = try await book([("Ada", "Lovelace", ["ada@example.com"]), ("Ada", "Byron", ["byron@example.com"])])
+        let presenter = ScriptedPresenter([.choose(.addNewEntry),
+                                           .create(CreateAnswer(givenName: "Ada", surname: "Lovelace", value: "ada2@example.com")),
+                                           .confirm(true)])
+        let log = ActionLog()
+        try await book.reach(field: "email", name: "ada", presenter: presenter) { log.record($0, $1) }
+        let lovelace = try await book.namesakes(givenName: "Ada", surname: "Lovelace")
+        #expect(lovelace.count == 2, "the new person is a second Ada Lovelace")
+        #expect(presenter.notedNamesakes.count == 1 && presenter.notedNamesakes[0].count == 1)
+        #expect(log.all.map(\.1) == ["ada2@example.com"])
+    }
+
     @Test("a custom field goes through the same flow")
     func customField() async throws {
         let book = try await book([("Ada", "Lovelace", [])])

@@ -58,6 +58,14 @@ final class ScriptedPresenter: ReachPresenter {
         return answer
     }
 
+    /// The namesakes the create step named, each time it did.
+    var notedNamesakes: [[DistinguishedName]] { noted.withLock { $0 } }
+    private let noted = Mutex<[[DistinguishedName]]>([])
+
+    func noteNamesakes(_ namesakes: [Person], of answer: CreateAnswer) async throws {
+        noted.withLock { $0.append(namesakes.map(\.dn)) }
+    }
+
     enum ScriptError: Error {
         case noAnswerFor(String)
         case unexpected(String)

@@ -41,9 +41,13 @@ KHARD_FIELDS = ["uid", "formatted_name", "first_name", "last_name", "emails", "p
 class Person:
     """What one entry of the JSON export should look like in any reader."""
 
-    def __init__(self, entry, known_fields):
+    def __init__(self, entry, known_fields, version):
         fields = entry["fields"]
         self.dn = entry["dn"]
+        # The card's UID: the export's JSON gives vCard 4.0's; 3.0 writes an entryUUID bare.
+        self.uid = entry.get("uid", self.dn)
+        if version == "3.0" and self.uid.startswith("urn:uuid:"):
+            self.uid = self.uid[len("urn:uuid:"):]
 
         def first(name):
             values = fields.get(name, [])
@@ -109,10 +113,10 @@ def check_khard(people, directory, shown_dn, report):
         return ast.literal_eval(text) if text else empty
 
     for person in people:
-        row = by_dn.get(person.dn)
+        row = by_dn.get(person.uid)
         who = person.fn
         if row is None:
-            report.fail(who, f"missing from khard list (uid {person.dn})")
+            report.fail(who, f"missing from khard list (uid {person.uid})")
             continue
         report.check(who, "formatted name", row["formatted_name"], person.fn)
         report.check(who, "first name", row["first_name"], person.given)
@@ -174,10 +178,10 @@ def check_evolution(people, directory, version, report):
     report.check("Evolution", "number of contacts", len(contacts), len(people))
     by_uid = {contact["uid"]: contact for contact in contacts}
     for person in people:
-        contact = by_uid.get(person.dn)
+        contact = by_uid.get(person.uid)
         who = person.fn
         if contact is None:
-            report.fail(who, f"missing (no contact with UID {person.dn})")
+            report.fail(who, f"missing (no contact with UID {person.uid})")
             continue
         report.check(who, "full name", contact["full_name"], person.fn)
         report.check(who, "given name", contact["given_name"] or "", person.given)
@@ -227,7 +231,7 @@ def main():
     with open(fields_file, encoding="utf-8") as text:
         known_fields = {line.split()[0] for line in text if line.strip() and not line.startswith("any other")}
     with open(people_json, encoding="utf-8") as text:
-        people = [Person(entry, known_fields) for entry in json.load(text)]
+        people = [Person(entry, known_fields, version) for entry in json.load(text)]
     problems = 0
     for reader, check in (("khard", lambda report: check_khard(people, directory, shown_dn, report)),
                           ("Evolution", lambda report: check_evolution(people, directory, version, report))):

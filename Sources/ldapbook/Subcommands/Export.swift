@@ -8,7 +8,15 @@ enum Export {
     static let spec = CommandSpec(
         "export",
         abstract: "Export people (all, or those NAME matches) as vCard, LDIF, JSON or CSV.",
-        discussion: "Entries stream from the directory page by page and are written as they arrive, so any directory exports in bounded memory. vCards are version 4.0 (--vcard-version 3.0 for older readers).",
+        discussion: """
+            Entries stream from the directory page by page and are written as they arrive, so any \
+            directory exports in bounded memory. vCards are version 4.0 (--vcard-version 3.0 for \
+            older readers); each card's UID is the card UID the person was imported with, else the \
+            entry's entryUUID (urn:uuid:...), which a later import maps back to the same person. \
+            JSON gives the same UID as "uid". LDIF is what ldapsearch -LLL prints, which ldapadd, \
+            slapadd and ldapbook import take back. Secrets (userPassword and other password and \
+            key attributes) are never exported.
+            """,
         options: [
             OptionSpec(["--format"], .value("vcard|ldif|json|csv"), help: "output format (default vcard)"),
             OptionSpec(["--vcard-version"], .value("4.0|3.0"), help: "vCard version (default 4.0)"),
@@ -45,22 +53,25 @@ enum Export {
         var count = 0
         for try await found in book.connection.search(filter: filter, attributes: ["*", "entryUUID"]) {
             // Secrets (passwords, keys) are never exported, in any format.
-            let entry = found.removingSecrets(schema: registry.schema)
+            let withUUID = found.removingSecrets(schema: registry.schema)
+            // entryUUID is read for the vCard UID only: user attributes are what is exported.
+            var entry = withUUID
+            entry["entryUUID"] = []
             let person = Person(entry: entry)
             switch format {
             case "ldif":
                 // User attributes only, as ldapsearch prints them: what ldapadd, slapadd and
                 // ldapbook import take back.
-                var userAttributes = entry
-                userAttributes["entryUUID"] = []
-                DataOutput.write(LDIFWriter.write(userAttributes))
+                DataOutput.write(LDIFWriter.write(entry))
             case "json":
                 var fields: [String: Any] = [:]
                 for (field, values) in person.fieldValues(registry: registry) {
                     fields[field.name] = values.map { field.kind.isBinary || $0.string == nil
                         ? Data($0.bytes).base64EncodedString() : $0.lossyString }
                 }
-                let object: [String: Any] = ["dn": entry.dn.string, "fields": fields]
+                var object: [String: Any] = ["dn": entry.dn.string, "fields": fields]
+                // The identity a vCard export gives the person, for tools that keep contacts by it.
+                if let uid = VCardIdentity.exportedUID(of: withUUID, version: .v4) { object["uid"] = uid.value }
                 let data = try JSONOutput.data(object, options: [.sortedKeys, .withoutEscapingSlashes])
                 DataOutput.write((count == 0 ? "\n" : ",\n") + String(decoding: data, as: UTF8.self))
             case "csv":
@@ -70,7 +81,7 @@ enum Export {
                 }
                 DataOutput.write(cells.joined(separator: ",") + "\r\n")
             default:
-                DataOutput.write(VCardWriter.write(VCard(person: person, registry: registry, version: version)))
+                DataOutput.write(VCardWriter.write(VCard(person: Person(entry: withUUID), registry: registry, version: version)))
             }
             count += 1
         }

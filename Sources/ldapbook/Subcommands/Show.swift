@@ -22,15 +22,19 @@ enum Show {
         let book = try await Directory.addressBook(parsed)
         let registry = try await book.fieldRegistry()
         let summary = try await PersonArgument.resolve(parsed.positionals("NAME"), book: book, fields: [], parsed: parsed)
-        // Secrets (passwords, keys) are never printed, in any format.
-        guard let entry = try await book.connection.read(summary.dn, attributes: ["*"])?.removingSecrets(schema: registry.schema) else {
+        // Secrets (passwords, keys) are never printed, in any format. entryUUID is read for
+        // the vCard's UID only.
+        guard let withUUID = try await book.connection.read(summary.dn, attributes: ["*", "entryUUID"])?
+            .removingSecrets(schema: registry.schema) else {
             throw CommandFailure(.nothingDone, "\(summary.dn) is gone")
         }
+        var entry = withUUID
+        entry["entryUUID"] = []
         let person = Person(entry: entry)
         let fields = person.fieldValues(registry: registry)
         let text: String
         if format == "vcard" {
-            text = VCardWriter.write(VCard(person: person, registry: registry))
+            text = VCardWriter.write(VCard(person: Person(entry: withUUID), registry: registry))
         } else if format == "ldif" {
             text = String(decoding: LDIFWriter.write(entry), as: UTF8.self)
         } else if format == "json" {
