@@ -146,9 +146,10 @@ enum Documentation {
         page += """
             .SH EXIT STATUS
             0 done; 1 nothing done (cancelled, declined, not found); 3 input needed under \\-\\-no\\-input; \
-            64 usage error; 65 invalid value; 66 input file unreadable; 69 directory unavailable; \
-            70 internal error; 73 output file cannot be written; 74 standard output cannot be written; \
-            77 insufficient access or wrong credentials.
+            64 usage error (or a password file others may read); 65 invalid value (or a rejected card \
+            in an import); 66 input file unreadable; 69 directory unavailable (an import it stopped, \
+            too); 70 internal error; 73 output file cannot be written; 74 standard output cannot be \
+            written; 77 insufficient access or wrong credentials.
             .SH FILES
             .TP
             .I $XDG_CONFIG_HOME/ldapbook/config
