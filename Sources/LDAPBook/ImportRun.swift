@@ -221,9 +221,12 @@ final class ImportRun {
         } else {
             let namesakes = (memory.names[Self.nameKey(of: record.person)] ?? []).sorted()
                 .filter { !conflicts(record, memory.targets[$0]!.planned, comparingEmails: true) }
+            // Nothing to write, and nothing is: not even the card's UID, which would make a
+            // namesake this card's person on a name alone.
             if let holder = namesakes.first(where: { holdsEverything(record, memory.targets[$0]!.planned) }) {
-                try fillIn(index, key: holder, match: match(of: memory.targets[holder]!, for: index, default: .nameWithNothingNew),
-                           notes: notes, plan: &plan)
+                plan.outcomes[index] = ImportOutcome(.unchanged, dn: memory.targets[holder]!.dn,
+                                                     match: match(of: memory.targets[holder]!, for: index, default: .nameWithNothingNew),
+                                                     notes: notes)
                 return
             }
             if options.mergesByName && namesakes.count == 1 {
@@ -267,14 +270,7 @@ final class ImportRun {
     /// employee numbers, or (`comparingEmails`, for people found by name) email addresses of
     /// which they share none.
     func conflicts(_ record: ImportRecord, _ entry: LDAPEntry, comparingEmails: Bool = false) -> Bool {
-        if let uid = record.cardUID {
-            if let stored = VCardIdentity.storedUID(of: entry), stored != uid { return true }
-            if let own = VCardIdentity.entryUUID(in: uid), let uuid = entry.string("entryUUID")?.lowercased(),
-               VCardIdentity.storedUID(of: entry) == nil, own != uuid, record.distinguishedName == nil {
-                // The card names another entry of some directory by its entryUUID.
-                return comparingEmails
-            }
-        }
+        if let uid = record.cardUID, let stored = VCardIdentity.storedUID(of: entry), stored != uid { return true }
         let numbers = Set(record.employeeNumbers.map(\.bytes)), theirs = Set(entry["employeeNumber"].map(\.bytes))
         if !numbers.isEmpty && !theirs.isEmpty && numbers.isDisjoint(with: theirs) { return true }
         if comparingEmails {
@@ -284,11 +280,13 @@ final class ImportRun {
         return false
     }
 
-    /// Whether `entry` holds every value `record` gives (its names aside).
+    /// Whether `entry` holds every value `record` gives: its full names and every field's
+    /// values (the first and last name are the same, or `entry` would be no namesake).
     func holdsEverything(_ record: ImportRecord, _ entry: LDAPEntry) -> Bool {
-        record.person.values.allSatisfy { field, values in
-            Self.nameAttributes.contains(field.attribute.lowercased())
-                || values.allSatisfy { value in field.values(in: entry).contains { field.sameValue($0, value) } }
+        let cn = Field(name: "cn", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn, equality: "caseIgnoreMatch")
+        let names = (record.person.commonNames ?? []).allSatisfy { name in entry["cn"].contains { cn.sameValue($0, LDAPValue(name)) } }
+        return names && record.person.values.allSatisfy { field, values in
+            values.allSatisfy { value in field.values(in: entry).contains { field.sameValue($0, value) } }
         }
     }
 

@@ -12,6 +12,8 @@ struct ImportReport {
     let sources: [String]
     /// Cards and records refused before the import (they never became records).
     let rejectedBeforehand: [String]
+    /// LDIF entries that are not people, left out.
+    let notPeople: [String]
     let dryRun: Bool
 
     /// How many people not tried are named before the rest are counted.
@@ -25,6 +27,7 @@ struct ImportReport {
         var refused: [Int] = []
         var duplicates = 0
         for reason in rejectedBeforehand { Diagnostics.say("rejected: \(reason)") }
+        for entry in notPeople { Diagnostics.say("not a person, left out: \(entry)") }
         if dryRun {
             // Containers go first: the people below them need them.
             for container in result.containers { StandardStream.output.write(TerminalText.sanitized("add \(container)  (a container)") + "\n") }
@@ -64,6 +67,7 @@ struct ImportReport {
         }
         let verb = dryRun ? "would be " : ""
         var summary = "\(verb)added \(added), \(verb)updated \(updated), unchanged \(unchanged), rejected \(rejected)"
+        if !notPeople.isEmpty { summary += ", not people \(notPeople.count)" }
         if !notTried.isEmpty || !refused.isEmpty || unknown > 0 { summary += ", not imported \(notTried.count + refused.count + unknown)" }
         if duplicates > 0 { summary += "; possible duplicates \(duplicates) (see above)" }
         guard let stop = result.stoppedBy else {

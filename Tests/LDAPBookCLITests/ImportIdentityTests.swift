@@ -435,6 +435,20 @@ struct ImportIdentityTests {
         #expect(entries.map(\.dn) == [base.child("uid", "one")], "nothing of the cut record is written")
     }
 
+    @Test("A dump of a whole directory: its containers and groups are left out and counted, its people imported")
+    func wholeDump() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [])
+        let text = "dn: \(base.string)\nobjectClass: organizationalUnit\nou: \(base.rdn!.attributes[0].value.lossyString)\n\n"
+            + "dn: cn=staff,\(base.string)\nobjectClass: groupOfNames\ncn: staff\nmember: uid=one,\(base.string)\n\n"
+            + "dn: uid=one,\(base.string)\nobjectClass: inetOrgPerson\ncn: One\nsn: One\n\n"
+        let result = try CLI.run(["import", try writeFile(server, "dump.ldif", text).path] + CLI.connectionArguments(server, base: base))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "added 1, updated 0, unchanged 0, rejected 0, not people 2\n")
+        #expect(result.stderr.contains("not a person, left out: ") && result.stderr.contains("(objectClass: groupOfNames)"), "\(result.stderr)")
+        #expect(try await connection.read(base.child("cn", "staff")) == nil)
+    }
+
     @Test("--replace needs values, --clear removes every value; a password file others may read is refused")
     func setAndPasswordFiles() async throws {
         let server = try await CLI.shared()

@@ -47,6 +47,9 @@ enum Import {
         case record(ImportRecord, source: String)
         /// Why a card or record cannot be imported, naming the file and the line.
         case rejected(String)
+        /// An LDIF entry that is not a person (an `organizationalUnit`, a group), which an
+        /// address book does not import: where it is, and its classes.
+        case notPerson(String)
     }
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
@@ -67,12 +70,14 @@ enum Import {
             }
         }
         var rejected: [String] = []
+        var notPeople: [String] = []
         var records: [ImportRecord] = []
         var sources: [String] = []
         for (path, bytes) in files {
             for item in items(in: bytes, path: path, registry: registry, references: references) {
                 switch item {
                 case .rejected(let reason): rejected.append(reason)
+                case .notPerson(let what): notPeople.append(what)
                 case .record(let record, let source):
                     records.append(record)
                     sources.append(source)
@@ -89,7 +94,8 @@ enum Import {
         }
         let result = await book.importPeople(records, options: options, progress: report)
         if report != nil { StandardStream.error.write("\n") }
-        return ImportReport(result: result, sources: sources, rejectedBeforehand: rejected, dryRun: options.dryRun).print()
+        return ImportReport(result: result, sources: sources, rejectedBeforehand: rejected, notPeople: notPeople,
+                            dryRun: options.dryRun).print()
     }
 
     /// The people of one file's bytes, vCard or LDIF, and the cards or records rejected
@@ -152,6 +158,12 @@ enum Import {
             case .content(let content), .add(let content, _): entry = content
             default:
                 results.append(.rejected("\(path): line \(line): \(record.dn): only entries are imported, not changes"))
+                continue
+            }
+            // A dump of a whole directory holds its containers and groups too: they are no people.
+            let classes = entry.strings("objectClass")
+            if !classes.contains(where: { ["person", "organizationalperson", "inetorgperson"].contains($0.lowercased()) }) {
+                results.append(.notPerson("\(path): line \(line): \(entry.dn) (objectClass: \(classes.joined(separator: ", ")))"))
                 continue
             }
             do {
