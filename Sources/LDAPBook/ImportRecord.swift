@@ -51,6 +51,9 @@ public struct SkippedAttribute: Sendable, Hashable, CustomStringConvertible {
         /// The person exists, and keeps the value they hold (a name, a single-valued
         /// field, a photo) rather than taking the file's.
         case keptStoredValue
+        /// No address-book field holds it (a vCard's `ROLE` or `CATEGORIES`, a photo given
+        /// by a web address).
+        case noField
     }
 
     /// The attribute or field, or for ``Reason/objectClass`` the class (`objectClass: posixAccount`).
@@ -78,6 +81,7 @@ public struct SkippedAttribute: Sendable, Hashable, CustomStringConvertible {
         case .restricted(.reference): why = "a reference to another entry; --write-reference \(attribute) writes it"
         case .restricted(let restriction): why = "\(restriction)"
         case .keptStoredValue: why = "the person keeps the value they have"
+        case .noField: why = "no address-book field holds it"
         }
         guard let property, property.lowercased() != attribute.lowercased() else { return "\(attribute) (\(why))" }
         return "\(property) (\(attribute): \(why))"

@@ -194,10 +194,6 @@ final class ImportRun {
                            notes: notes, plan: &plan)
                 return
             }
-            let emailTwins = candidates(byEmail: record).filter { !conflicts(record, memory.targets[$0]!.planned) }
-            if !emailTwins.isEmpty {
-                notes.append(.possibleDuplicate(of: emailTwins.map { memory.targets[$0]!.dn }, sameEmail: true))
-            }
             try add(index, dn: placed, notes: notes, plan: &plan)
             return
         }

@@ -67,6 +67,14 @@ enum VCardFieldMap {
         "X-EVOLUTION-LIST-SHOW-ADDRESSES", "X-EVOLUTION-BOOK-UID", "X-MOZILLA-HTML", "X-MOZILLA-PROPERTY",
     ]
 
+    /// Standard properties about the card rather than the person (its format, its
+    /// producer, its revision), or read elsewhere (`FN`, `N`, `UID`, `LABEL`), which an
+    /// import never reports as left out.
+    static let cardBookkeeping: Set<String> = [
+        "BEGIN", "END", "VERSION", "PRODID", "REV", "CLIENTPIDMAP", "SOURCE", "NAME", "PROFILE", "KIND", "SORT-STRING",
+        "CLASS", "FN", "N", "UID", "LABEL",
+    ]
+
     /// Entry attributes that the card's name properties and `UID` cover, or
     /// that are not about the person, and are never written as
     /// `X-LDAPBOOK-<NAME>`.

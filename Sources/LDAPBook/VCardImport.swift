@@ -138,7 +138,11 @@ struct VCardImport {
             let relation = property.types.first { $0 != "pref" } ?? "contact"
             try add(LDAPValue(relation + "=" + property.textValue), toField: "related", from: property)
         case "PHOTO":
-            guard let bytes = property.binaryValue else { return }
+            guard let bytes = property.binaryValue else {
+                // A photo given by reference (a web address) is not fetched.
+                note(SkippedAttribute("PHOTO", .noField, property: nil))
+                return
+            }
             try add(LDAPValue(bytes: bytes), toField: "photo", from: property)
         case VCardFieldMap.customFieldProperty:
             try add(LDAPValue(property.textValue), to: try exactCustomField(for: property), from: property)
@@ -158,9 +162,17 @@ struct VCardImport {
         case _ where name.hasPrefix("X-") && !VCardFieldMap.bookkeepingProperties.contains(name):
             try add(LDAPValue(property.textValue.trimmingWhitespace()), to: try customField(for: property),
                     from: property)
-        default:
+        case _ where VCardFieldMap.cardBookkeeping.contains(name) || name.hasPrefix("X-"):
             return
+        default:
+            // A standard property no field holds (ROLE, CATEGORIES, GEO...): said, not dropped in silence.
+            note(SkippedAttribute(name, .noField, property: nil))
         }
+    }
+
+    /// Notes once that the card's `skip` is not written.
+    private mutating func note(_ skip: SkippedAttribute) {
+        if !skipped.contains(skip) { skipped.append(skip) }
     }
 
     /// `X-LDAPBOOK-<NAME>`: the value of the field `<name>`, exactly as written, unless

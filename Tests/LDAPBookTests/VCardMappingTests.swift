@@ -435,6 +435,16 @@ struct VCardNewPersonTests {
                                         "title": ["  spaced  "]])
     }
 
+    @Test("standard properties no field holds, and photos by reference, are listed as left out; bookkeeping is not")
+    func unmappedProperties() throws {
+        let card = try VCardParser.cards(in: "BEGIN:VCARD\nVERSION:4.0\nPRODID:-//Phone//EN\nREV:20260101T000000Z\nFN:Ada Lovelace\n"
+            + "ROLE:Programmer\nCATEGORIES:friends,work\nGEO:geo:51.5,-0.1\nPHOTO:https://example.com/ada.jpg\nUID:abc\nEND:VCARD\n")[0].get()
+        let record = try card.importRecord(registry: try vCardTestRegistry())
+        #expect(record.skipped.map(\.attribute) == ["ROLE", "CATEGORIES", "GEO", "PHOTO"])
+        #expect(record.skipped.first?.description == "ROLE (no address-book field holds it)")
+        #expect(record.cardUID == "abc")
+    }
+
     @Test("a reference to another entry is left out and listed, unless the import may write it; then it must be a DN")
     func references() throws {
         let card = try VCardParser.cards(in: "BEGIN:VCARD\nVERSION:4.0\nFN:Ada Lovelace\nX-LDAPBOOK-MANAGER:Charles\nEND:VCARD\n")[0].get()
