@@ -63,7 +63,9 @@ enum VCardPostalAddress {
         }
     }
 
-    private static func unescapeLine(_ line: Substring) -> String {
+    /// One line of a Postal Address value with its `\24` and `\5C` escapes (either case)
+    /// undone.
+    static func unescapeLine(_ line: Substring) -> String {
         var output = ""
         var index = line.startIndex
         while index < line.endIndex {

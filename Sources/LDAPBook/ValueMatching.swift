@@ -20,7 +20,7 @@ enum ValueMatching {
         case .numericString: return Array(text.filter { $0 != " " }.utf8)
         case .caseIgnoreList:
             let lines = text.split(separator: "$", omittingEmptySubsequences: false).map { line in
-                squeezingSpaces(String(line).replacingEscapes()).lowercased()
+                squeezingSpaces(VCardPostalAddress.unescapeLine(line)).lowercased()
             }
             return Array(lines.joined(separator: "$").utf8)
         case .distinguishedName:
@@ -53,32 +53,6 @@ enum ValueMatching {
     /// (the insignificant-space handling of RFC 4518).
     private static func squeezingSpaces(_ text: String) -> String {
         text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-    }
-}
-
-extension String {
-    /// A Postal Address line with its `\24` and `\5C` escapes undone (either case).
-    fileprivate func replacingEscapes() -> String {
-        var output = ""
-        var index = startIndex
-        while index < endIndex {
-            if self[index] == "\\", let end = self.index(index, offsetBy: 3, limitedBy: endIndex) {
-                switch self[self.index(after: index)..<end].uppercased() {
-                case "24":
-                    output.append("$")
-                    index = end
-                    continue
-                case "5C":
-                    output.append("\\")
-                    index = end
-                    continue
-                default: break
-                }
-            }
-            output.append(self[index])
-            index = self.index(after: index)
-        }
-        return output
     }
 }
 

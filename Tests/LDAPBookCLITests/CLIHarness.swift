@@ -32,21 +32,7 @@ enum CLI {
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
                     launcher: [String] = [], binary: URL? = nil,
                     standardOutputPath: String? = nil, standardErrorPath: String? = nil) throws -> Result {
-        let process = Process()
-        if let program = launcher.first {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = launcher.dropFirst() + [(binary ?? executable).path] + arguments
-        } else {
-            process.executableURL = binary ?? executable
-            process.arguments = arguments
-        }
-        var env = ProcessInfo.processInfo.environment
-        env["LDAPNOINIT"] = "1"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        let (process, out, err) = process(arguments, environment: environment, launcher: launcher, binary: binary)
         if let standardOutputPath {
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutputPath))
             try out.fileHandleForWriting.close()
@@ -70,6 +56,37 @@ enum CLI {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: [UInt8](outData))
+    }
+
+    /// ldapbook (or `launcher` running `binary`) with `arguments`, not started, its standard
+    /// output and error going to the pipes returned.
+    private static func process(_ arguments: [String], environment: [String: String], launcher: [String] = [],
+                                binary: URL? = nil) -> (Process, Pipe, Pipe) {
+        let process = Process()
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [(binary ?? executable).path] + arguments
+        } else {
+            process.executableURL = binary ?? executable
+            process.arguments = arguments
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["LDAPNOINIT"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        return (process, out, err)
+    }
+
+    /// Starts ldapbook with `arguments` in the background, standard input from /dev/null;
+    /// read the pipes to their end, then wait for the process.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+        let (process, out, err) = process(arguments, environment: environment)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, out, err)
     }
 
     /// The connection options for `server` as its root DN, password from a 0600 file.

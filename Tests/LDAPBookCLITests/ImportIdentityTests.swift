@@ -326,23 +326,6 @@ struct ImportIdentityTests {
         #expect(try await connection.read(ada, attributes: ["userPassword"])?.strings("userPassword") == ["ada-secret-9"])
     }
 
-    /// Runs ldapbook with `arguments` in the background.
-    private func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["LDAPNOINIT"] = "1"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, out, err)
-    }
-
     @Test("Two imports of the same 3,000 people at once leave slapd running with 3,000 new people")
     func concurrentImports() async throws {
         let server = try Slapd(configuration: SlapdConfiguration(suffix: CLI.suffix))
@@ -351,7 +334,7 @@ struct ImportIdentityTests {
         let base = try DistinguishedName(parsing: "ou=people,\(CLI.suffix)")
         let file = try writeFile(server, "people.ldif", namesakesLDIF(count: 3_000, under: base))
         let arguments = ["import", file.path] + CLI.connectionArguments(server, base: try DistinguishedName(parsing: CLI.suffix))
-        let first = try start(arguments), second = try start(arguments)
+        let first = try CLI.start(arguments), second = try CLI.start(arguments)
         var summaries: [String] = []
         for (process, out, err) in [first, second] {
             let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -379,7 +362,7 @@ struct ImportIdentityTests {
         let config = try writeFile(server, "config", "timeout = 2\n")
         let arguments = ["import", file.path, "--config", config.path]
             + CLI.connectionArguments(server, base: try DistinguishedName(parsing: CLI.suffix))
-        let (process, out, err) = try start(arguments)
+        let (process, out, err) = try CLI.start(arguments)
         // Stop the server once the import has written a few hundred people. The check blocks
         // this thread (ldapsearch), as the import's own run does, so that it keeps up even
         // when the other tests keep every thread of the cooperative pool busy.
