@@ -34,7 +34,6 @@ public final class AddressBook: Sendable {
         var registry: FieldRegistry
         var supportsPermissiveModify: Bool
         var supportsPostRead: Bool
-        var supportsTransactions: Bool
     }
 
     /// The directory connection.
@@ -57,13 +56,10 @@ public final class AddressBook: Sendable {
         async let rootDSE = connection.rootDSE()
         let root = try await rootDSE
         let controls = Set(root.strings("supportedControl"))
-        let extensions = Set(root.strings("supportedExtension"))
         let learned = ServerFacts(
             registry: FieldRegistry(schema: try await schema),
             supportsPermissiveModify: controls.contains(LDAPControl.OID.permissiveModify),
-            supportsPostRead: controls.contains(LDAPControl.OID.postRead),
-            supportsTransactions: extensions.contains(LDAPTransaction.startOID)
-                && extensions.contains(LDAPTransaction.endOID))
+            supportsPostRead: controls.contains(LDAPControl.OID.postRead))
         facts.withLock { $0 = learned }
         return learned
     }
