@@ -34,9 +34,9 @@ public final class LinePrompter: Prompter {
     }
 
     /// Lists the items as `1) title — detail`, the extra action as `a) …`, and reads a number,
-    /// `a`, or an empty line or `q` to cancel.
+    /// `a`, or an empty line or `q` to cancel. Lines are chosen by number, not filtered.
     public func pick(title: String, items: [PickerItem], extraAction: String?,
-                     moreAvailable: Bool) async throws -> PickerChoice {
+                     moreAvailable: Bool, filter: PickerFilter?) async throws -> PickerChoice {
         guard !items.isEmpty || extraAction != nil else { return .cancelled }
         return try await converse { [attempts] conversation in
             var listing = TerminalText.sanitized(title) + "\n"

@@ -35,17 +35,18 @@ struct PickerState {
     /// How many item rows the window shows.
     private(set) var pageSize: Int
 
-    /// Title and detail of each item in one string, for filtering.
-    private let searchableText: [String]
+    /// Which items text typed leaves; `nil` when the items cannot be filtered.
+    private let itemFilter: PickerFilter?
 
-    /// A picker showing all `items` with the first row selected.
-    init(title: String, items: [PickerItem], extraAction: String?, moreAvailable: Bool) {
+    /// A picker showing all `items` with the first row selected, filtered by `filter` as the
+    /// person types.
+    init(title: String, items: [PickerItem], extraAction: String?, moreAvailable: Bool, filter: PickerFilter? = nil) {
         self.title = title
         self.items = items
         self.extraAction = extraAction
         self.moreAvailable = moreAvailable
         matches = Array(items.indices)
-        searchableText = items.map { [$0.title, $0.detail ?? ""].joined(separator: " ") }
+        itemFilter = filter
         pageSize = max(items.count, 1)
     }
 
@@ -127,8 +128,7 @@ struct PickerState {
         let previous = selectedRow
         filter = newFilter
         matches = items.indices.filter { index in
-            newFilter.isEmpty
-                || searchableText[index].range(of: newFilter, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+            newFilter.isEmpty || itemFilter?(newFilter, index) ?? true
         }
         if case let .item(index)? = previous, let position = matches.firstIndex(of: index) {
             selection = position

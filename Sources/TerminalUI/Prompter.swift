@@ -1,3 +1,8 @@
+/// Whether the item at an index stays in a picker's list once the person has typed some
+/// text: the caller's matcher decides (ldapbook's is its name matcher), so that a list filters
+/// as the command that made it matches.
+public typealias PickerFilter = @Sendable (_ typed: String, _ item: Int) -> Bool
+
 /// Asks the person at the terminal: the questions ldapbook's flow needs to resolve a person and
 /// a value.
 ///
@@ -13,11 +18,13 @@ public protocol Prompter: Sendable {
     ///   - extraAction: The label of an action offered after the items, such as "add new entry";
     ///     `nil` for none.
     ///   - moreAvailable: Whether more results exist than `items` holds; a hint says so.
+    ///   - filter: Which items text typed into the list leaves; `nil` when the list cannot
+    ///     be filtered.
     /// - Returns: The choice; `.cancelled` when the person declines or there is nothing to choose.
     /// - Throws: `CancellationError` when the task is cancelled, `PromptError.terminalFailure`
     ///   when the terminal fails.
     func pick(title: String, items: [PickerItem], extraAction: String?,
-              moreAvailable: Bool) async throws -> PickerChoice
+              moreAvailable: Bool, filter: PickerFilter?) async throws -> PickerChoice
 
     /// Asks a yes-or-no question.
     ///
@@ -37,4 +44,12 @@ public protocol Prompter: Sendable {
 
     /// Shows a one-line notice.
     func message(_ text: String) async
+}
+
+extension Prompter {
+    /// ``pick(title:items:extraAction:moreAvailable:filter:)`` of a list that cannot be filtered.
+    public func pick(title: String, items: [PickerItem], extraAction: String?,
+                     moreAvailable: Bool) async throws -> PickerChoice {
+        try await pick(title: title, items: items, extraAction: extraAction, moreAvailable: moreAvailable, filter: nil)
+    }
 }

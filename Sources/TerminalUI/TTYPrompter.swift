@@ -56,10 +56,10 @@ public final class TTYPrompter: Prompter {
 
     /// Shows the picker below the cursor and erases it once the person has chosen.
     public func pick(title: String, items: [PickerItem], extraAction: String?,
-                     moreAvailable: Bool) async throws -> PickerChoice {
+                     moreAvailable: Bool, filter: PickerFilter?) async throws -> PickerChoice {
         guard !items.isEmpty || extraAction != nil else { return .cancelled }
         return try await run(PickerState(title: title, items: items, extraAction: extraAction,
-                                         moreAvailable: moreAvailable))
+                                         moreAvailable: moreAvailable, filter: filter))
     }
 
     /// Shows `question [y/N]` and leaves it on screen with the answer.

@@ -1,5 +1,13 @@
+import Foundation
 @testable import TerminalUI
 import Testing
+
+/// A stand-in for the caller's matcher: the typed text within an item's title or detail,
+/// ignoring case and accents. (ldapbook passes its name matcher; the picker only applies it.)
+func substringFilter(_ items: [PickerItem]) -> PickerFilter {
+    let texts = items.map { [$0.title, $0.detail ?? ""].joined(separator: " ") }
+    return { typed, index in texts[index].range(of: typed, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+}
 
 @Suite("The picker moves, pages, filters and maps choices back to the items")
 struct PickerStateTests {
@@ -13,7 +21,9 @@ struct PickerStateTests {
 
     private func picker(_ items: [PickerItem]? = nil, extra: String? = nil, more: Bool = false,
                         rows: Int = 24) -> PickerState {
-        var state = PickerState(title: "Who?", items: items ?? people, extraAction: extra, moreAvailable: more)
+        let shown = items ?? people
+        var state = PickerState(title: "Who?", items: shown, extraAction: extra, moreAvailable: more,
+                                filter: substringFilter(shown))
         state.fit(rows: rows)
         return state
     }

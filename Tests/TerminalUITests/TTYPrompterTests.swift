@@ -39,7 +39,7 @@ struct TTYPrompterTests {
               columns: Int = 80, rows: Int = 24) async throws -> (PickerChoice, String) {
         try await onTerminal(columns: columns, rows: rows) { terminal, prompter in
             async let choice = prompter.pick(title: "Which person?", items: items, extraAction: extraAction,
-                                             moreAvailable: moreAvailable)
+                                             moreAvailable: moreAvailable, filter: substringFilter(items))
             try await terminal.waitForOutput("Which person?")
             #expect(isRaw(terminal.settings), "the terminal is in raw mode while the picker is shown")
             terminal.type(keys)
