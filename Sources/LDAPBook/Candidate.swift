@@ -1,4 +1,3 @@
-import Foundation
 import LDAPKit
 
 /// Where a person ranks for a field and name (the spec's cases).
@@ -14,127 +13,98 @@ public enum Tier: String, Sendable, Hashable, CaseIterable {
 /// A person found for a field and name, with why they rank where they do.
 public struct Candidate: Sendable, Identifiable {
     /// The person.
-    public var person: Person { Person(entry: source.entries[Int(position)]) }
+    public let person: Person
     /// The person's tier; `nil` when ranking by name alone, without a field.
     public let tier: Tier?
     /// How the names match the query.
     public let score: NameScore
     /// The person's values of the field (empty for name-only people).
-    public var values: [LDAPValue] { source.values.isEmpty ? [] : source.values[Int(position)] }
-    /// Where the entry, its values and its key are kept: candidates ranked together share
-    /// one source, so that making one touches none of its entry's memory.
-    private let source: CandidateSource
-    /// The entry's position in ``source``.
-    private let position: UInt32
-    /// The lower-cased names ties between equal scores are broken on, computed once
-    /// (sorting compares them O(n log n) times): their bytes in ``source``'s keys.
-    private let keyStart: UInt32, keyEnd: UInt32
+    public let values: [LDAPValue]
+    /// What ties between equal scores are broken on first: the folded last and first name
+    /// (``FoldedName``: Ångström sorts with Angstrom, not after Zimmermann), then their lower
+    /// case, as bytes (then the DN, for namesakes).
+    let order: [UInt8]
+    /// The score and the order's first eight bytes as two integers, smaller first: most
+    /// comparisons of a sort end there, without reading the candidates.
+    let sortKey: (UInt64, UInt64)
 
     /// Creates a candidate.
     public init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue]) {
-        // The key is written as ranking many entries writes it.
-        var ranker = TierRanker(tokens: [], count: 1)
-        withUnsafePointer(to: person.entry) { ranker.add($0, at: 0, withField: false) }
-        self.init(source: CandidateSource(entries: [person.entry], values: [values], keys: ranker.keyBytes),
-                  position: 0, tier: tier, score: score, key: 0..<UInt32(ranker.keyBytes.count))
-    }
-
-    /// Creates the candidate for the entry at `position` of `source`, whose key is already
-    /// made, at `key` of the source's keys.
-    init(source: CandidateSource, position: UInt32, tier: Tier?, score: NameScore, key: Range<UInt32>) {
-        self.source = source
-        self.position = position
+        self.person = person
         self.tier = tier
         self.score = score
-        keyStart = key.lowerBound
-        keyEnd = key.upperBound
-    }
-
-    /// Calls `body` with the bytes of the tie-break key.
-    private func withNameKey<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        source.keys.withUnsafeBufferPointer { keys in
-            body(UnsafeBufferPointer(rebasing: keys[Int(keyStart)..<Int(keyEnd)]))
+        self.values = values
+        let names = [person.entry["sn"].first, person.entry["givenName"].first]
+        var order: [UInt8] = []
+        let folding = NameFolding()
+        var folded = FoldedName()
+        for name in names {
+            folding.fold(name?.byteSlice ?? [], into: &folded)
+            order += folded.folded
+            order.append(0)
         }
+        for name in names {
+            Self.appendLowered(name, to: &order)
+            order.append(0)
+        }
+        self.order = order
+        sortKey = (UInt64.max - score.rank, order.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } << (8 * UInt64(8 - min(order.count, 8))))
     }
 
     /// The person's DN.
     public var id: DistinguishedName { person.dn }
 
-    /// Why the candidate ranks here, in words, for `--explain`.
-    public var explanation: String {
+    /// Appends a name's lower case, as UTF-8: ASCII byte by byte, other text as Unicode lowers it.
+    private static func appendLowered(_ name: LDAPValue?, to order: inout [UInt8]) {
+        guard let bytes = name?.byteSlice else { return }
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            order.append(contentsOf: bytes.lazy.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 })
+        } else {
+            order.append(contentsOf: String(decoding: bytes, as: UTF8.self).lowercased().utf8)
+        }
+    }
+
+    /// Why the candidate ranks here, in words, for `--explain`: which attribute each word of
+    /// `query` matched, and how.
+    public func explanation(for query: NameQuery) -> String {
         var parts = tier.map { ["tier \($0.rawValue)"] } ?? []
-        switch score.match {
-        case .both: parts.append("first and last name match")
-        case .given: parts.append("first name matches")
-        case .surname: parts.append("last name matches")
-        case .none: parts.append("no name matches")
-        }
-        if score.exactMatches > 0 {
-            parts.append(score.exactMatches == 1 ? "1 exact" : "\(score.exactMatches) exact")
-        } else if score.match.matches {
-            parts.append("prefix only")
-        }
+        parts.append(score.explanation(tokens: query.tokens))
         if tier != nil {
             parts.append(values.isEmpty ? "field empty" : "\(values.count) value\(values.count == 1 ? "" : "s")")
         }
-        return parts.joined(separator: ", ")
+        return parts.joined(separator: "; ")
     }
 
-    /// Orders candidates of one tier: better name score, then last name,
-    /// first name and DN, compared case-insensitively.
+    /// Orders candidates of one tier: better name score, then last name, first name and
+    /// DN, compared case-insensitively.
     public static func ranksBefore(_ lhs: Candidate, _ rhs: Candidate) -> Bool {
-        // Scores that rank alike (a first-name and a last-name match) are not equal, so
-        // both directions are asked before the tie is broken.
         if lhs.score < rhs.score { return true }
         if rhs.score < lhs.score { return false }
-        let order = lhs.withNameKey { left in rhs.withNameKey { right in compareBytes(left, right) } }
-        if order != 0 { return order < 0 }
-        return compareBytes(Array(lhs.person.dn.string.utf8), Array(rhs.person.dn.string.utf8)) < 0
+        if lhs.order != rhs.order { return lhs.order.lexicographicallyPrecedes(rhs.order) }
+        return lhs.person.dn.string.utf8.lexicographicallyPrecedes(rhs.person.dn.string.utf8)
     }
-}
 
-/// What candidates ranked together are made from: the entries, each entry's values of the
-/// field (by the entries' positions; empty when there is no field) and every tie-break key,
-/// one after the other. A key is the lower-cased last name and first name (the smallest of
-/// each), each ended by a zero byte so that a name sorts before its longer extensions,
-/// compared byte by byte.
-///
-/// Every candidate of a ranking keeps the whole source alive, as long as any of them is kept.
-final class CandidateSource: Sendable {
-    let entries: [LDAPEntry]
-    let values: [[LDAPValue]]
-    let keys: [UInt8]
-
-    init(entries: [LDAPEntry], values: [[LDAPValue]], keys: [UInt8]) {
-        self.entries = entries
-        self.values = values
-        self.keys = keys
-    }
-}
-
-/// Compares two strings of bytes as `memcmp` does, a shorter one first when it begins
-/// the other: negative, zero or positive.
-func compareBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
-    let common = min(lhs.count, rhs.count)
-    let order = common == 0 ? 0 : Int(memcmp(lhs.baseAddress!, rhs.baseAddress!, common))
-    return order != 0 ? order : lhs.count - rhs.count
-}
-
-/// ``compareBytes(_:_:)`` on arrays or slices of them.
-func compareBytes<Bytes: RandomAccessCollection<UInt8>>(_ lhs: Bytes, _ rhs: Bytes) -> Int {
-    let compared = lhs.withContiguousStorageIfAvailable { left in
-        rhs.withContiguousStorageIfAvailable { right in compareBytes(left, right) }
-    }
-    return compared.flatMap { $0 } ?? compareBytes(Array(lhs), Array(rhs))
-}
-
-/// Compares as much of two strings of bytes as both have, as `memcmp` does: zero when
-/// one begins the other.
-func compareCommonBytes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
-    lhs.withUnsafeBufferPointer { left in
-        rhs.withUnsafeBufferPointer { right in
-            let common = min(left.count, right.count)
-            return common == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, common))
+    /// `candidates` in rank order (``ranksBefore(_:_:)``), sorted by position so that the
+    /// sort moves integers, not candidates.
+    public static func ranked(_ candidates: [Candidate]) -> [Candidate] {
+        let keys = candidates.map(\.sortKey), orders = candidates.map(\.order)
+        var sorted = candidates.indices.sorted { a, b in
+            if keys[a] != keys[b] { return keys[a] < keys[b] }
+            return orders[a].lexicographicallyPrecedes(orders[b])
         }
+        // Namesakes with equal scores are ordered by DN, which is worked out for them alone.
+        var start = 0
+        while start < sorted.count {
+            var end = start + 1
+            while end < sorted.count && keys[sorted[end]] == keys[sorted[start]] && orders[sorted[end]] == orders[sorted[start]] {
+                end += 1
+            }
+            if end - start > 1 {
+                let dns = sorted[start..<end].map { ($0, Array(candidates[$0].person.dn.string.utf8)) }
+                sorted.replaceSubrange(start..<end, with: dns.sorted { $0.1.lexicographicallyPrecedes($1.1) }.map(\.0))
+            }
+            start = end
+        }
+        return sorted.map { candidates[$0] }
     }
 }

@@ -43,14 +43,6 @@ public struct NameQuery: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The server-side filter for people whose first or last name starts
-    /// with any token: `(|(givenName=t*)(sn=t*)...)`, every token escaped.
-    public var filter: LDAPFilter {
-        .or(tokens.flatMap { token in
-            [LDAPFilter.prefix("givenName", LDAPValue(token)), .prefix("sn", LDAPValue(token))]
-        })
-    }
-
     /// The names a new entry would get: the last token is the surname, the
     /// others the given name (`Lovelace, Ada` gives the same).
     public var guessedNames: (given: String?, surname: String) {

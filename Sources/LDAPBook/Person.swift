@@ -56,6 +56,21 @@ public struct Person: Sendable, Identifiable {
     /// The attributes that show who a person is, always requested.
     public static let nameAttributes = ["objectClass", "givenName", "sn", "cn", "displayName", "uid"]
 
+    /// Every value of the attributes names are matched by (``MatchedAttribute``), those the
+    /// entry was read with: what a list's filter matches besides what it shows.
+    public var matchableNames: [String] {
+        MatchedAttribute.allCases.flatMap { entry.strings($0.attribute) }
+    }
+
+    /// The attributes that tell namesakes apart in a list: what they do, where, and for whom.
+    public static let detailAttributes = ["title", "ou", "o"]
+
+    /// What tells this person apart from others of the same name, as lists show it: their
+    /// title, department and organisation (the first of each), those the entry was read with.
+    public var details: [String] {
+        Self.detailAttributes.compactMap { entry.string($0) }.filter { !$0.trimmingWhitespace().isEmpty }
+    }
+
     /// The attributes to request to see `fields` of a person, and no others.
     public static func attributes(for fields: [Field]) -> [String] {
         var attributes = nameAttributes

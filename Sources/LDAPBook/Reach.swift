@@ -5,7 +5,9 @@ extension AddressBook {
     /// exactly one value with the presenter's help, and runs `action` on it.
     ///
     /// 1. One (person, value) pair whose name matches and whose field is
-    ///    populated: confirm, then act. Declining opens the list of step 3.
+    ///    populated, or one person who alone matches every word of the name
+    ///    (``Ranking/uniqueFullMatch``) with one value: confirm, then act.
+    ///    Declining opens the list of step 3.
     /// 2. One such person with several values, or 3. several people: choose a
     ///    value (or a name-only person, or "add new entry"), then act.
     /// 4. Nobody with both, several people with one of the two: choose the
@@ -106,6 +108,17 @@ private final class ReachFlow<Presenter: ReachPresenter> {
     /// The chosen person and value, or `nil` when cancelled or declined.
     func run() async throws -> (Person, LDAPValue)? {
         let pairs = ranking.fieldAndNamePairs
+        // One person matches every word of the name: they are the one meant, whoever else
+        // shares a word of it; declining shows everyone.
+        if let only = ranking.uniqueFullMatch {
+            if only.values.count == 1 {
+                if try await presenter.confirm(person: only.person, value: only.values[0], field: field) {
+                    return (only.person, only.values[0])
+                }
+                return try await chooseValue()
+            }
+            if only.values.isEmpty && pairs.isEmpty { return try await edit(only) }
+        }
         if pairs.count == 1 {
             let (candidate, value) = pairs[0]
             if try await presenter.confirm(person: candidate.person, value: value, field: field) {

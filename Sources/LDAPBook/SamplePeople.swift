@@ -20,12 +20,14 @@ public struct SamplePerson: Sendable, Hashable {
     public var customFields: [(String, String)]
     /// Which of the sample photos the person has (0-based), if any.
     public var photoIndex: Int?
+    /// The name to show, when it is not the first and last name.
+    public var displayName: String? = nil
 
     /// Compares every field.
     public static func == (lhs: SamplePerson, rhs: SamplePerson) -> Bool {
         lhs.givenName == rhs.givenName && lhs.surname == rhs.surname && lhs.emails == rhs.emails
             && lhs.phones == rhs.phones && lhs.mobiles == rhs.mobiles && lhs.organization == rhs.organization
-            && lhs.title == rhs.title && lhs.photoIndex == rhs.photoIndex
+            && lhs.title == rhs.title && lhs.photoIndex == rhs.photoIndex && lhs.displayName == rhs.displayName
             && lhs.customFields.map { "\($0.0)=\($0.1)" } == rhs.customFields.map { "\($0.0)=\($0.1)" }
     }
 
@@ -54,12 +56,13 @@ public enum SamplePeople {
     private static let titles = ["Engineer", "Mathematician", "Programmer", "Analyst", "Director"]
 
     /// A few well-known people who come first, so that a tour can name them:
-    /// Ada with one address, Grace with two, Alan with none. Their names are
-    /// not among the generated ones.
+    /// Ada with one address, Grace with two, Alan with none; and names typed otherwise
+    /// than they are written (Zoë Ångström, Jean-Luc Picard, Pieter van der Berg, Mary Ann
+    /// Evans, who writes as George Eliot). Their names are not among the generated ones.
     public static let wellKnown: [SamplePerson] = [
         SamplePerson(givenName: "Ada", surname: "Lovelace", emails: ["ada@analytical.example"], phones: ["+44 20 7946 1815"],
                      mobiles: [], organization: "Analytical Engines Ltd", title: "Mathematician",
-                     customFields: [("shoe-size", "38")], photoIndex: 0),
+                     customFields: [("shoe-size", "38")], photoIndex: 0, displayName: "Ada, Countess of Lovelace"),
         SamplePerson(givenName: "Grace", surname: "Hopper", emails: ["grace@navy.example", "amazing.grace@cobol.example"],
                      phones: [], mobiles: ["+1 555 0100"], organization: "Difference & Co", title: "Rear Admiral",
                      customFields: [], photoIndex: 1),
@@ -67,6 +70,12 @@ public enum SamplePeople {
                      organization: nil, title: nil, customFields: [], photoIndex: nil),
         SamplePerson(givenName: "Zoë", surname: "Ångström", emails: ["zoe@eksempel.dk"], phones: [], mobiles: [],
                      organization: nil, title: nil, customFields: [], photoIndex: nil),
+        SamplePerson(givenName: "Jean-Luc", surname: "Picard", emails: ["jean-luc.picard@enterprise.example"], phones: [],
+                     mobiles: [], organization: nil, title: "Captain", customFields: [], photoIndex: nil),
+        SamplePerson(givenName: "Pieter", surname: "van der Berg", emails: ["pieter@berg.example"], phones: [], mobiles: [],
+                     organization: "Babbage Works", title: "Engineer", customFields: [], photoIndex: nil),
+        SamplePerson(givenName: "Mary Ann", surname: "Evans", emails: [], phones: ["+44 24 7601 1819"], mobiles: [],
+                     organization: nil, title: "Novelist", customFields: [], photoIndex: nil, displayName: "George Eliot"),
     ]
 
     /// `count` people for `seed`; the same arguments give the same people.

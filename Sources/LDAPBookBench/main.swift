@@ -10,7 +10,6 @@ import LDAPKit
 ///     ldapbook-bench --only reads [--sizes ...]     every workload but 4
 ///     ldapbook-bench generate COUNT FILE      the LDIF of COUNT people
 ///     ldapbook-bench serve COUNT              a loaded slapd to profile against, until stdin closes
-///     ldapbook-bench rank COUNT [RUNS] [FIELD] ranking alone (by name, or split by FIELD), for a profiler
 ///     ldapbook-bench lookups URI COUNT [N]    workload 2's lookups against a served COUNT, N in flight
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -31,23 +30,6 @@ if arguments.first == "generate" {
         exit(64)
     }
     try BenchPeople.writeLDIF(count: count, suffix: "dc=bench,dc=example", photos: photos, to: URL(fileURLWithPath: arguments[2]))
-    exit(0)
-}
-
-if arguments.first == "rank" {
-    // Ranking alone, by name, for profiling: ldapbook-bench rank COUNT
-    let count = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
-    let entries = Array(BenchPeople(count: count, suffix: "dc=bench,dc=example", photos: []))
-    let query = try NameQuery("jo")
-    // Section 6 of the report splits by email; without a field, every entry is name-only.
-    let field = arguments.count > 3 ? try FieldRegistry(schema: nil).field(named: arguments[3]) : nil
-    for _ in 0..<(arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5) {
-        let started = ContinuousClock.now
-        let cpuStarted = threadCPUSeconds()
-        let tiers = Ranking.nameTiers(of: entries, field: field, name: query)
-        let cpu = threadCPUSeconds() - cpuStarted
-        FileHandle.standardError.write(Data("ranked \(tiers.fieldAndName.count + tiers.nameOnly.count) in \(ContinuousClock.now - started) (\(Int(cpu * 1000)) ms of CPU)\n".utf8))
-    }
     exit(0)
 }
 

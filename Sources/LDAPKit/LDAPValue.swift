@@ -23,6 +23,9 @@ public struct LDAPValue: Sendable {
         set { self = LDAPValue(bytes: newValue) }
     }
 
+    /// The value's bytes where they are, without a copy (the slice shares the entry's buffer).
+    public var byteSlice: ArraySlice<UInt8> { buffer[range] }
+
     /// Creates a value from raw bytes.
     public init(bytes: [UInt8]) {
         buffer = bytes

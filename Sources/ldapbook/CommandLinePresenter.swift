@@ -58,19 +58,28 @@ final class CommandLinePresenter: ReachPresenter {
         }
     }
 
-    /// The lines of a menu as shown (and numbered for `--pick`).
+    /// The lines of a menu as shown (and numbered for `--pick`): each person's name, the value
+    /// (or values), and what tells namesakes apart (title, department, organisation).
     static func items(of menu: ReachMenu) -> [PickerItem] {
         menu.items.map { item in
             let person = item.candidate.person
+            let details = person.details.isEmpty ? "" : "  — " + person.details.joined(separator: ", ")
             switch item {
             case .value(_, let value):
-                return PickerItem(title: person.displayName, detail: shown(value, menu.field))
+                return PickerItem(title: person.displayName, detail: shown(value, menu.field) + details)
             case .person(let candidate):
                 let values = candidate.values.prefix(3).map { shown($0, menu.field) }.joined(separator: ", ")
                 let detail = values.isEmpty ? "no \(menu.field.name)" : values
-                return PickerItem(title: person.displayName, detail: "\(detail)  (\(candidate.tier?.rawValue ?? "name"))")
+                return PickerItem(title: person.displayName, detail: "\(detail)  (\(candidate.tier?.rawValue ?? "name"))\(details)")
             }
         }
+    }
+
+    /// The picker filter of a list of people: what a line shows, and the person's names,
+    /// matched by the name matcher.
+    static func filter(_ items: [PickerItem], people: [Person]) -> PickerFilter {
+        let texts = zip(items, people).map { item, person in [item.title, item.detail ?? ""] + person.matchableNames }
+        return { typed, index in NameMatcher.filter(typed, matches: texts[index]) }
     }
 
     func choose(from menu: ReachMenu) async throws -> ReachMenu.Choice {
@@ -93,7 +102,8 @@ final class CommandLinePresenter: ReachPresenter {
             .joined(separator: "\n") + "\n  (--pick N, or --new to add a new entry)"
         let prompter = try askOrFail(title, listing)
         switch try await prompter.pick(title: title, items: items, extraAction: "add new entry",
-                                       moreAvailable: menu.moreAvailable) {
+                                       moreAvailable: menu.moreAvailable,
+                                       filter: Self.filter(items, people: menu.items.map(\.candidate.person))) {
         case .item(let index): return .item(index)
         case .extra: return .addNewEntry
         case .cancelled: return .cancel

@@ -27,13 +27,17 @@ enum PersonArgument {
         let ranking = try await book.rank(field: nil, name: try NameQuery(text))
         let people = ranking.nameOnly.map(\.person)
         let chosen: Person
-        switch people.count {
-        case 0:
-            throw CommandFailure(.nothingDone, "no one named \(text)")
-        case 1:
+        if let only = ranking.uniqueFullMatch {
+            // Only one person matches every word: that is the person meant.
+            chosen = only.person
+        } else if people.count == 1 {
             chosen = people[0]
-        default:
-            let items = people.map { PickerItem(title: $0.displayName, detail: $0.dn.string) }
+        } else if people.isEmpty {
+            throw CommandFailure(.nothingDone, "no one named \(text)")
+        } else {
+            let items = people.map { person in
+                PickerItem(title: person.displayName, detail: (person.details + [person.dn.string]).joined(separator: ", "))
+            }
             if let pick = try parsed.integer("--pick") {
                 guard items.indices.contains(pick - 1) else {
                     throw CommandFailure(.usage, "--pick \(pick): \(items.count) people match")
@@ -45,7 +49,8 @@ enum PersonArgument {
                     + listing.joined(separator: "\n"))
             } else {
                 guard case .item(let index) = try await TerminalUI.makePrompter().pick(
-                    title: "Which \"\(text)\"?", items: items, extraAction: nil, moreAvailable: false) else {
+                    title: "Which \"\(text)\"?", items: items, extraAction: nil, moreAvailable: false,
+                    filter: CommandLinePresenter.filter(items, people: people)) else {
                     throw CommandFailure(.nothingDone, "cancelled")
                 }
                 chosen = people[index]

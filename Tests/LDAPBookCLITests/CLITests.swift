@@ -177,7 +177,7 @@ struct CLITests {
         let result = try CLI.run(["find", "ada", "-f", "email", "--explain"] + CLI.connectionArguments(server, base: base))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains("\u{1B}"))
-        #expect(result.stdout.contains("tier field-and-name, first name matches"))
+        #expect(result.stdout.contains("tier field-and-name; ada: first name Ada^[[2J (exact)"), "\(result.stdout)")
     }
 
     @Test("standard output that cannot be written (a full disk) is an error, exit 74, not a quiet success")

@@ -33,10 +33,26 @@ struct RankingOnServerTests {
         #expect(ranking.nameOnly.map { $0.person.commonNames[0] } == ["Bob Lovelace"])
         let cursor = try #require(ranking.fieldOnly)
         let fieldOnly = try await cursor.next(10)
-        // A value starting with a query token comes first.
+        // A value starting with a query word comes first.
         #expect(fieldOnly.map { $0.person.commonNames[0] } == ["Zed Zulu", "Carol Danvers"])
         #expect(await cursor.isExhausted)
-        #expect(ranking.fieldAndName[0].explanation == "tier field-and-name, first and last name match, 1 exact, 1 value")
+        #expect(ranking.fieldAndName[0].explanation(for: ranking.query)
+                == "tier field-and-name; ada: first name Ada (exact); love: last name Lovelace (prefix); 1 value")
+    }
+
+    @Test("nicknames, display names and addresses find people no name does, and an address always")
+    func otherAttributes() async throws {
+        let book = try await book([("Ada", "Lovelace", ["ada@analytical.example"]), ("Zed", "Zulu", ["zz@example.com"])])
+        let ada = try #require(try await book.rank(field: nil, name: try NameQuery("ada"), base: try book.peopleBase()).nameOnly.first)
+        try await book.connection.modify(ada.person.dn, [.add("objectClass", values: ["ldapbookPerson"]),
+                                                         .add(LDAPBookSchemaName.nickname, values: ["The Enchantress"]),
+                                                         .add("displayName", values: ["Countess of Lovelace"])])
+        for query in ["enchantress", "countess", "ada@analytical", "zz@example"] {
+            let ranking = try await book.rank(field: nil, name: try NameQuery(query), base: try book.peopleBase())
+            #expect(ranking.nameOnly.count == 1, "\(query)")
+        }
+        let explained = try await book.rank(field: nil, name: try NameQuery("enchantress"), base: try book.peopleBase())
+        #expect(explained.nameOnly.first?.explanation(for: explained.query) == "enchantress: nickname The Enchantress (a later word, exact)")
     }
 
     @Test("Unicode and hostile names are found as typed", arguments: [
@@ -101,6 +117,55 @@ struct LargeFieldOnlyTierTests {
             _ = try await connection.search(filter: .present("mail"), attributes: ["1.1"]).collect()
         }
         #expect(error?.code == .sizeLimitExceeded || error?.code == .adminLimitExceeded)
+        await server.stop()
+    }
+}
+
+@Suite("Name searches under a server's limits")
+struct NameSearchLimitTests {
+    /// A server with 60 people named Jo (one of them Jo Exact), read anonymously, so that its
+    /// limits apply.
+    private func book(_ configure: (inout SlapdConfiguration) -> Void) async throws -> (Slapd, AddressBook) {
+        var configuration = SlapdConfiguration(suffix: BookDirectory.suffix)
+        configure(&configuration)
+        let server = try Slapd(configuration: configuration)
+        var ldif = "dn: ou=people,\(BookDirectory.suffix)\nobjectClass: organizationalUnit\nou: people\n\n"
+        for index in 0..<60 {
+            let surname = index == 0 ? "Exact" : "Number\(index)"
+            ldif += "dn: uid=p\(index),ou=people,\(BookDirectory.suffix)\nobjectClass: inetOrgPerson\nuid: p\(index)\n"
+                + "cn: Jo \(surname)\ngivenName: Jo\nsn: \(surname)\n\n"
+        }
+        try server.bulkLoad(ldif: ldif)
+        try await server.start()
+        let connection = LDAPConnection(configuration: .init(
+            servers: [server.ldapURI], base: try DistinguishedName(parsing: BookDirectory.suffix),
+            operationTimeout: .seconds(30), systemDefaults: .ignored))
+        return (server, AddressBook(connection: connection))
+    }
+
+    @Test("at the size limit, what arrived is ranked, the ranking says so, and no one is taken as the only match")
+    func sizeLimit() async throws {
+        let (server, book) = try await book { $0.sizeLimit = .entries(20) }
+        let ranking = try await book.rank(field: nil, name: try NameQuery("jo exact"))
+        #expect(ranking.isTruncated)
+        #expect(ranking.nameMatches == 20)
+        #expect(ranking.nameOnly.count == 20)
+        #expect(ranking.uniqueFullMatch == nil, "whom the server did not send may match as fully")
+        await server.stop()
+    }
+
+    @Test("a server that refuses large pages (size.pr) is asked without pages, and answers in full")
+    func refusedPageSize() async throws {
+        let (server, book) = try await book { $0.databaseLimits = ["* size.pr=10"] }
+        // The limit is real: a page larger than 10 is refused.
+        let error = await #expect(throws: LDAPError.self) {
+            _ = try await book.connection.search(filter: .present("cn"), attributes: ["1.1"], pageSize: 11).collect()
+        }
+        #expect(error?.code == .adminLimitExceeded)
+        let ranking = try await book.rank(field: nil, name: try NameQuery("jo exact"))
+        #expect(!ranking.isTruncated)
+        #expect(ranking.nameMatches == 60)
+        #expect(ranking.uniqueFullMatch?.person.surnames == ["Exact"])
         await server.stop()
     }
 }

@@ -21,7 +21,7 @@ enum Export {
             OptionSpec(["--format"], .value("vcard|ldif|json|csv"), help: "output format (default vcard)"),
             OptionSpec(["--vcard-version"], .value("4.0|3.0"), help: "vCard version (default 4.0)"),
         ],
-        positionals: [PositionalSpec("NAME", help: "only people whose first or last name starts with NAME", isRepeating: true, isOptional: true)],
+        positionals: [PositionalSpec("NAME", help: "only the people every word of NAME matches, as find matches names", isRepeating: true, isOptional: true)],
         examples: [.init(summary: "Everyone, for khard", commandLine: "ldapbook export --format vcard > contacts.vcf")])
 
     static let csvColumns: [(title: String, field: String?)] = [
@@ -36,9 +36,10 @@ enum Export {
         let registry = try await book.fieldRegistry()
         var filter = LDAPFilter.equal("objectClass", "inetOrgPerson")
         let words = parsed.positionals("NAME")
-        if !words.isEmpty {
-            filter = .and([filter, try NameQuery(words.joined(separator: " ")).filter])
-        }
+        // With NAME, the server narrows by the name matcher's filter, and the matcher keeps
+        // the people whose names match every word.
+        let matcher = words.isEmpty ? nil : try await book.nameMatcher(try NameQuery(words.joined(separator: " ")))
+        if let matcher { filter = .and([filter, matcher.filter]) }
         var csvFields: [Field?] = []
         switch format {
         // No "version: 1" line: slapadd (OpenLDAP 2.5) refuses one, and ldapadd and
@@ -58,6 +59,7 @@ enum Export {
             var entry = withUUID
             entry["entryUUID"] = []
             let person = Person(entry: entry)
+            if let matcher, matcher.score(person).matchedWords < matcher.query.tokens.count { continue }
             switch format {
             case "ldif":
                 // User attributes only, as ldapsearch prints them: what ldapadd, slapadd and

@@ -13,7 +13,11 @@ enum Find {
             Ranks as reach does: with --field, people whose field is set and whose name matches \
             first, then those whose name matches without the field, then those with the field \
             whose name does not match (read only as far as --limit needs). Without --field, \
-            name matches only.
+            name matches only. A word matches a name as people type it: without accents, in any \
+            case, ignoring punctuation (obrien, o brien), and from the start of any word of the \
+            name (berg for van der Berg); first, last, full and display names, nicknames and \
+            email addresses count, the names first. --explain says which attribute each word \
+            matched.
             """,
         options: [
             OptionSpec(["--field", "-f"], .value("FIELD"), help: "the field to rank by (email, phone, an attribute, a custom field)"),
@@ -37,10 +41,10 @@ enum Find {
         }
         let book = try await Directory.addressBook(parsed)
         let field = try await parsed.value("--field").asyncMap { try await book.field(named: $0) }
-        let ranking = try await book.rank(field: field, name: query)
+        let ranking = try await book.rank(field: field, name: query, limit: limit)
 
         var matches = Array((ranking.fieldAndName + ranking.nameOnly).prefix(limit))
-        var more = ranking.fieldAndName.count + ranking.nameOnly.count > limit
+        var more = ranking.nameMatches > limit
         if let cursor = ranking.fieldOnly, matches.count < limit {
             matches += try await cursor.next(limit - matches.count)
             more = !(await cursor.isExhausted)
@@ -50,9 +54,13 @@ enum Find {
 
         let output: String
         if format == "json" {
-            output = try json(query: query, field: field, matches: matches, more: more)
+            output = try json(query: query, field: field, matches: matches, more: more, truncated: ranking.isTruncated)
         } else {
-            output = table(field: field, matches: matches, more: more, explain: parsed.flag("--explain"))
+            output = table(query: query, field: field, matches: matches, more: more, explain: parsed.flag("--explain"))
+        }
+        if ranking.isTruncated {
+            Diagnostics.say("the server stopped at its size limit after \(ranking.nameMatches) people; "
+                + "more may match \"\(Diagnostics.quoting(query.text))\": type more of the name")
         }
         StandardStream.output.write(output)
         UntilExit.keep(ranking)
@@ -65,8 +73,8 @@ enum Find {
     }
 
     /// An aligned table; directory text is sanitised so it cannot drive the terminal.
-    static func table(field: Field?, matches: [Candidate], more: Bool, explain: Bool) -> String {
-        var rows: [[String]] = [["#", "NAME"] + (field.map { [$0.name.uppercased(), "TIER"] } ?? []) + ["MATCH", "DN"]
+    static func table(query: NameQuery, field: Field?, matches: [Candidate], more: Bool, explain: Bool) -> String {
+        var rows: [[String]] = [["#", "NAME"] + (field.map { [$0.name.uppercased(), "TIER"] } ?? []) + ["DETAILS", "MATCH", "DN"]
             + (explain ? ["WHY"] : [])]
         for (index, match) in matches.enumerated() {
             var row = ["\(index + 1)", match.person.displayName]
@@ -74,8 +82,8 @@ enum Find {
                 row.append(match.values.map { shown($0, field) }.joined(separator: ", "))
                 row.append(match.tier?.rawValue ?? "")
             }
-            row += [match.score.match.rawValue, match.person.dn.string]
-            if explain { row.append(match.explanation) }
+            row += [match.person.details.joined(separator: ", "), match.score.match.rawValue, match.person.dn.string]
+            if explain { row.append(match.explanation(for: query)) }
             rows.append(row.map { TerminalText.sanitized($0) })
         }
         let widths = rows[0].indices.map { column in rows.map { TerminalText.displayWidth($0[column]) }.max() ?? 0 }
@@ -89,8 +97,9 @@ enum Find {
         return text
     }
 
-    /// The JSON form: `{"field":…,"query":…,"matches":[…],"more":…}`, in rank order.
-    static func json(query: NameQuery, field: Field?, matches: [Candidate], more: Bool) throws -> String {
+    /// The JSON form: `{"field":…,"query":…,"matches":[…],"more":…,"truncated":…}`, in rank
+    /// order; `truncated` says the server's size limit cut the search short.
+    static func json(query: NameQuery, field: Field?, matches: [Candidate], more: Bool, truncated: Bool) throws -> String {
         var list: [[String: Any]] = []
         for match in matches {
             var item: [String: Any] = [
@@ -99,6 +108,7 @@ enum Find {
                 "givenName": match.person.givenNames,
                 "sn": match.person.surnames,
                 "cn": match.person.commonNames,
+                "details": match.person.details,
             ]
             if let field {
                 item["tier"] = match.tier?.rawValue ?? NSNull()
@@ -113,6 +123,7 @@ enum Find {
             "query": query.text,
             "matches": list,
             "more": more,
+            "truncated": truncated,
         ]
         let data = try JSONOutput.data(document, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"

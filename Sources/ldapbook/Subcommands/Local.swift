@@ -66,7 +66,8 @@ enum Local {
         let book = AddressBook(connection: connection)
         let fields = (email: try await book.field(named: "email"), phone: try await book.field(named: "phone"),
                       mobile: try await book.field(named: "mobile"), organization: try await book.field(named: "organization"),
-                      title: try await book.field(named: "title"), photo: try await book.field(named: "photo"))
+                      title: try await book.field(named: "title"), photo: try await book.field(named: "photo"),
+                      displayName: try await book.field(named: "display-name"))
         var photos: [[UInt8]] = []
         if let directory = parsed.value("--photos") {
             // Every photo is read and checked before the first person is added, so a bad one
@@ -101,6 +102,7 @@ enum Local {
                 (fields.mobile, sample.mobiles.map { LDAPValue($0) }),
                 (fields.organization, sample.organization.map { [LDAPValue($0)] } ?? []),
                 (fields.title, sample.title.map { [LDAPValue($0)] } ?? []),
+                (fields.displayName, sample.displayName.map { [LDAPValue($0)] } ?? []),
             ]
             if let index = sample.photoIndex { values.append((fields.photo, [LDAPValue(bytes: photos[index])])) }
             for (name, value) in sample.customFields {

@@ -9,9 +9,10 @@ enum Query {
         "query",
         abstract: "Complete email addresses for mutt/neomutt (query_command) or aerc.",
         discussion: """
-            Prints the email addresses of the people STRING names, ranked as find ranks them, one \
-            per line as address<TAB>name<TAB>info, after a header line (mutt's format) or without \
-            one (--format aerc). Exits 1 when nothing matches. In muttrc: \
+            Prints the email addresses of the people STRING names, matched and ranked as find \
+            matches them (an address's local part counts as a name), one per line as \
+            address<TAB>name<TAB>title, department, organisation, after a header line (mutt's \
+            format) or without one (--format aerc). Exits 1 when nothing matches. In muttrc: \
             set query_command = "ldapbook query %s"; in aerc: address-book-cmd = ldapbook query --format aerc "%s".
             """,
         options: [
@@ -30,20 +31,12 @@ enum Query {
         func clean(_ text: String) -> String {
             String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
         }
-        func append(_ candidate: Candidate) {
-            let info = candidate.person.entry.string("o") ?? candidate.person.entry.string("title") ?? ""
+        // People whose names match, and those whose address does (the name matcher counts
+        // the local part of an address as a name): the third column tells namesakes apart.
+        for candidate in ranking.fieldAndName {
+            let info = candidate.person.details.joined(separator: ", ")
             for value in candidate.values where lines.count < limit {
                 lines.append("\(clean(value.lossyString))\t\(clean(candidate.person.displayName))\t\(clean(info))")
-            }
-        }
-        ranking.fieldAndName.forEach(append)
-        if lines.count < limit, let cursor = ranking.fieldOnly {
-            // Only the people whose address starts with the query come first; stop there.
-            for candidate in try await cursor.next(limit - lines.count)
-            where candidate.values.contains(where: { value in
-                ranking.query.tokens.contains { value.lossyString.lowercased().hasPrefix($0.lowercased()) }
-            }) {
-                append(candidate)
             }
         }
         guard !lines.isEmpty else {

@@ -1,0 +1,172 @@
+import Foundation
+
+/// A name as it is matched: its words, folded and lowered.
+///
+/// The **folded** form drops what people leave out when they type a name: case, diacritics
+/// (the compatibility decomposition of each character with its marks dropped: `Zoë` is
+/// `zoe`, `ﬁ` is `fi`), and the letters that do not decompose (`ø` is `o`, `æ` is `ae`, `ß` is
+/// `ss`, `ł` is `l`, ``NameFolding/letters``). The **lowered** form keeps the accents and drops
+/// only case, so that a match with the accents as typed can rank first.
+///
+/// Both forms keep letters and digits only: white space and punctuation end words and are not
+/// kept, so `O'Brien` is the words `o` and `brien`, matched as `obrien` (from its first word)
+/// or `brien` (from its second). Each form is its words one after the other, in UTF-8, with
+/// the offsets at which they start.
+struct FoldedName: Sendable, Hashable {
+    /// The folded letters and digits.
+    var folded: [UInt8] = []
+    /// Where each word starts in ``folded``.
+    var foldedWords: [Int] = []
+    /// The lower-case letters and digits, accents kept.
+    var lowered: [UInt8] { hasOwnLowered ? ownLowered : folded }
+    /// Where each word starts in ``lowered``.
+    var loweredWords: [Int] { hasOwnLowered ? ownLoweredWords : foldedWords }
+
+    // The lowered form is the folded one while the name is ASCII, as most names are: it is
+    // kept apart only from the first character beyond ASCII on, which halves the work of
+    // folding a directory's names.
+    private(set) var hasOwnLowered = false
+    private var ownLowered: [UInt8] = []
+    private var ownLoweredWords: [Int] = []
+
+    /// Whether the name has no letter or digit.
+    var isEmpty: Bool { folded.isEmpty }
+
+    /// Appends a letter or digit whose forms are both `byte`, starting a word if `startsWord`.
+    mutating func append(_ byte: UInt8, startsWord: Bool) {
+        if startsWord { foldedWords.append(folded.count) }
+        folded.append(byte)
+        if hasOwnLowered {
+            if startsWord { ownLoweredWords.append(ownLowered.count) }
+            ownLowered.append(byte)
+        }
+    }
+
+    /// Appends a character's forms, starting a word if `startsWord`.
+    mutating func append(folded foldedBytes: [UInt8], lowered loweredBytes: [UInt8], startsWord: Bool) {
+        if !hasOwnLowered {
+            ownLowered = folded
+            ownLoweredWords = foldedWords
+            hasOwnLowered = true
+        }
+        if startsWord {
+            foldedWords.append(folded.count)
+            ownLoweredWords.append(ownLowered.count)
+        }
+        folded += foldedBytes
+        ownLowered += loweredBytes
+    }
+
+    /// Empties the forms, keeping their storage for the next name.
+    mutating func removeAll() {
+        folded.removeAll(keepingCapacity: true)
+        foldedWords.removeAll(keepingCapacity: true)
+        ownLowered.removeAll(keepingCapacity: true)
+        ownLoweredWords.removeAll(keepingCapacity: true)
+        hasOwnLowered = false
+    }
+}
+
+/// Folds names (see ``FoldedName``). ASCII is folded byte by byte; every other character
+/// is asked of Unicode once and remembered, so that folding a directory's names costs a
+/// dictionary look-up per character beyond ASCII. One instance serves one search's names
+/// on one thread.
+final class NameFolding {
+    /// Letters that do not decompose to a letter and a mark, and how they are typed.
+    static let letters: [Unicode.Scalar: String] = [
+        "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ẞ": "ss", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i",
+        "ħ": "h", "ŧ": "t", "ŀ": "l", "ĸ": "k", "ŋ": "n", "ſ": "s", "ƒ": "f", "ǥ": "g", "ɨ": "i", "ʉ": "u",
+    ]
+
+    /// What one character beyond ASCII becomes: its folded and lowered UTF-8, and whether
+    /// it belongs to a word (a letter, digit or mark) or ends one.
+    private struct Forms {
+        var folded: [UInt8]
+        var lowered: [UInt8]
+        var isWordCharacter: Bool
+    }
+
+    private var known: [Unicode.Scalar: Forms] = [:]
+
+    /// Storage for the folded forms of the values being matched, handed from one person to
+    /// the next so that matching a directory's names does not allocate for every value.
+    var scratch = FoldedName()
+
+    /// The folded and lowered forms of `text`.
+    func fold(_ text: String) -> FoldedName {
+        var name = FoldedName()
+        fold(Array(text.utf8)[...], into: &name)
+        return name
+    }
+
+    /// Puts the folded and lowered forms of UTF-8 text (invalid bytes end words) into `name`,
+    /// which is emptied first: ranking many people folds every name into the same storage.
+    func fold(_ bytes: ArraySlice<UInt8>, into name: inout FoldedName) {
+        name.removeAll()
+        var inWord = false
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                let lower = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                guard (lower &- 0x61 < 26) || (byte &- 0x30 < 10) else {
+                    inWord = false
+                    continue
+                }
+                name.append(lower, startsWord: !inWord)
+                inWord = true
+                continue
+            }
+            guard let (scalar, length) = Self.decode(bytes[index...]) else {
+                index += 1
+                inWord = false
+                continue
+            }
+            index += length
+            let forms = self.forms(of: scalar)
+            guard forms.isWordCharacter else {
+                inWord = false
+                continue
+            }
+            // A mark alone (decomposed text) adds nothing to the fold, but is part of its word.
+            let startsWord = !inWord && !(forms.folded.isEmpty && forms.lowered.isEmpty)
+            name.append(folded: forms.folded, lowered: forms.lowered, startsWord: startsWord)
+            if startsWord { inWord = true }
+        }
+    }
+
+    /// The forms of one scalar beyond ASCII, worked out once.
+    private func forms(of scalar: Unicode.Scalar) -> Forms {
+        if let forms = known[scalar] { return forms }
+        let isWord: Bool
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
+            isWord = true
+        default:
+            isWord = false
+        }
+        let lowered = String(scalar).lowercased()
+        var folded = ""
+        for part in lowered.decomposedStringWithCompatibilityMapping.unicodeScalars {
+            switch part.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                continue
+            default:
+                folded += Self.letters[part].map { $0 } ?? String(part)
+            }
+        }
+        let forms = Forms(folded: Array(folded.utf8), lowered: Array(lowered.utf8), isWordCharacter: isWord)
+        known[scalar] = forms
+        return forms
+    }
+
+    /// The scalar whose UTF-8 starts `bytes`, and its length; `nil` for invalid UTF-8.
+    private static func decode(_ bytes: ArraySlice<UInt8>) -> (Unicode.Scalar, Int)? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        return (scalar, UTF8.width(scalar))
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+@testable import LDAPBook
+import LDAPKit
+import Testing
+
+/// A person with the given names, for scoring without a directory.
+private func person(given: [String] = [], surname: [String], cn: [String] = [], display: [String] = [],
+                    nickname: [String] = [], mail: [String] = []) -> Person {
+    var entry = LDAPEntry(dn: try! DistinguishedName(parsing: "uid=\(UUID().uuidString.prefix(8)),dc=example,dc=com"))
+    entry["givenName"] = given.map { LDAPValue($0) }
+    entry["sn"] = surname.map { LDAPValue($0) }
+    entry["cn"] = (cn.isEmpty ? [(given + surname).joined(separator: " ")] : cn).map { LDAPValue($0) }
+    entry["displayName"] = display.map { LDAPValue($0) }
+    entry[LDAPBookSchemaName.nickname] = nickname.map { LDAPValue($0) }
+    entry["mail"] = mail.map { LDAPValue($0) }
+    return Person(entry: entry)
+}
+
+private func score(_ query: String, _ person: Person) throws -> NameScore {
+    NameMatcher(try NameQuery(query)).score(person)
+}
+
+/// The people of `people` ranked by `query`, best first, by their first cn; those who do not
+/// match are left out.
+private func ranked(_ query: String, _ people: [Person]) throws -> [String] {
+    let matcher = NameMatcher(try NameQuery(query))
+    return people.map { Candidate(person: $0, tier: nil, score: matcher.score($0), values: []) }
+        .filter { $0.score.matchedWords > 0 }
+        .sorted(by: Candidate.ranksBefore)
+        .map { $0.person.commonNames[0] }
+}
+
+@Suite("Folding names as people type them")
+struct NameFoldingTests {
+    private func words(_ text: String) -> [String] {
+        let name = NameFolding().fold(text)
+        return name.foldedWords.indices.map { index in
+            let end = index + 1 < name.foldedWords.count ? name.foldedWords[index + 1] : name.folded.count
+            return String(decoding: name.folded[name.foldedWords[index]..<end], as: UTF8.self)
+        }
+    }
+
+    @Test("case, diacritics and letters that do not decompose fold away; punctuation ends words", arguments: [
+        ("Zoë", ["zoe"]), ("ZOË", ["zoe"]), ("Zoe\u{308}", ["zoe"]), ("Ångström", ["angstrom"]), ("Fernández", ["fernandez"]),
+        ("Jürgen", ["jurgen"]), ("López", ["lopez"]), ("Jérôme", ["jerome"]), ("Ørsted", ["orsted"]), ("Æsir", ["aesir"]),
+        ("Straße", ["strasse"]), ("Łukasz", ["lukasz"]), ("Đorđe", ["dorde"]), ("Þór", ["thor"]), ("Œuvre", ["oeuvre"]),
+        ("ﬁona", ["fiona"]), ("O'Brien", ["o", "brien"]), ("O’Brien", ["o", "brien"]), ("Jean-Luc", ["jean", "luc"]),
+        ("van der Berg", ["van", "der", "berg"]), ("  Mary   Ann ", ["mary", "ann"]), ("ada.lovelace@analytical.example",
+        ["ada", "lovelace", "analytical", "example"]), ("山田 太郎", ["山田", "太郎"]), ("Иванов", ["иванов"]),
+        ("Mc Donald 3rd", ["mc", "donald", "3rd"]), ("", []), ("—", []),
+    ] as [(String, [String])])
+    func folding(_ text: String, _ expected: [String]) {
+        #expect(words(text) == expected, "\(text.debugDescription)")
+    }
+
+    @Test("the lowered form keeps the accents")
+    func lowered() {
+        let name = NameFolding().fold("Zoë Ångström")
+        #expect(String(decoding: name.lowered, as: UTF8.self) == "zoëångström")
+        #expect(name.loweredWords == [0, 4])
+    }
+}
+
+@Suite("Matching and ranking names: one matcher")
+struct NameMatcherTests {
+    @Test("the examples people typed find the person they meant", arguments: [
+        ("zoe", "Zoë Ångström"), ("angstrom", "Zoë Ångström"), ("ZOË", "Zoë Ångström"), ("fernandez", "José Fernández"),
+        ("jurgen", "Jürgen Krüger"), ("lopez", "María López"), ("jerome", "Jérôme Moreau"), ("berg", "Pieter van der Berg"),
+        ("obrien", "Conan O'Brien"), ("o brien", "Conan O'Brien"), ("o'brien", "Conan O'Brien"), ("jeanluc", "Jean-Luc Picard"),
+        ("jean luc", "Jean-Luc Picard"), ("jean-luc", "Jean-Luc Picard"), ("mary ann", "Mary Ann Evans"),
+        ("ada@analytical", "Ada Lovelace"), ("countess", "Ada Lovelace"), ("enchantress", "Ada Lovelace"),
+        ("Lovelace, Ada", "Ada Lovelace"), ("山田", "山田 太郎"), ("иван", "Иван Петров"), ("cher", "Cher"),
+    ] as [(String, String)])
+    func examples(_ query: String, _ meant: String) throws {
+        let people = [
+            person(given: ["Zoë"], surname: ["Ångström"]), person(given: ["José"], surname: ["Fernández"]),
+            person(given: ["Jürgen"], surname: ["Krüger"]), person(given: ["María"], surname: ["López"]),
+            person(given: ["Jérôme"], surname: ["Moreau"]), person(given: ["Pieter"], surname: ["van der Berg"]),
+            person(given: ["Conan"], surname: ["O'Brien"]), person(given: ["Jean-Luc"], surname: ["Picard"]),
+            person(given: ["Lucía"], surname: ["Luciano"]), person(given: ["Mary Ann"], surname: ["Evans"]),
+            person(given: ["Mary"], surname: ["Brown"]),
+            person(given: ["Ada"], surname: ["Lovelace"], cn: ["Ada Lovelace", "Countess of Lovelace"], display: ["Ada, Countess"],
+                   nickname: ["The Enchantress"], mail: ["ada@analytical.example"]),
+            person(given: ["太郎"], surname: ["山田"], cn: ["山田 太郎"]), person(given: ["Иван"], surname: ["Петров"]),
+            person(surname: ["Cher"]), person(given: ["Annie"], surname: ["Hall"]),
+        ]
+        let order = try ranked(query, people)
+        #expect(order.first == meant, "\(query) → \(order)")
+    }
+
+    @Test("more matched words first: Jean-Luc before the Lucías, Mary Ann before Mary Brown")
+    func moreWordsFirst() throws {
+        let lucias = (1...10).map { person(given: ["Lucía"], surname: ["Garcia\($0)"]) }
+        #expect(try ranked("jean luc", lucias + [person(given: ["Jean-Luc"], surname: ["Picard"])]).first == "Jean-Luc Picard")
+        #expect(try ranked("mary ann", [person(given: ["Mary"], surname: ["Brown"]), person(given: ["Mary Ann"], surname: ["Evans"])])
+                == ["Mary Ann Evans", "Mary Brown"])
+        #expect(try ranked("ann", [person(given: ["Annie"], surname: ["Hall"]), person(given: ["Mary Ann"], surname: ["Evans"])])
+                == ["Annie Hall", "Mary Ann Evans"], "Mary Ann by her second name, after a name that starts with ann")
+    }
+
+    @Test("whole-name matches before later words; exact before prefix; typed accents before folded ones")
+    func order() throws {
+        #expect(try ranked("berg", [person(given: ["Pieter"], surname: ["van der Berg"]), person(given: ["Anna"], surname: ["Bergman"])])
+                == ["Anna Bergman", "Pieter van der Berg"], "Bergman starts with berg; van der Berg has it as a later word")
+        #expect(try ranked("ada", [person(given: ["Adam"], surname: ["X"]), person(given: ["Ada"], surname: ["Y"])]) == ["Ada Y", "Adam X"])
+        #expect(try ranked("zoe", [person(given: ["Zoë"], surname: ["A"]), person(given: ["Zoe"], surname: ["B"])]) == ["Zoe B", "Zoë A"])
+        #expect(try ranked("zoë", [person(given: ["Zoe"], surname: ["A"]), person(given: ["Zoë"], surname: ["B"])]) == ["Zoë B", "Zoe A"])
+    }
+
+    @Test("both names before one; names before nickname and email; surname, given name, DN break ties")
+    func names() throws {
+        let both = try score("ada lovelace", person(given: ["Ada"], surname: ["Lovelace"]))
+        #expect(both.match == .both && both.exactWords == 2 && both.isFullMatch)
+        #expect(try score("ada", person(given: ["Ada"], surname: ["Adams"])).match == .both, "one word matching both names")
+        #expect(try score("ada turing", person(given: ["Ada"], surname: ["Byron"])).match == .given)
+        #expect(try score("lovelace", person(given: ["Augusta"], surname: ["Lovelace"])).match == .surname)
+        #expect(try score("countess", person(given: ["Ada"], surname: ["Lovelace"], cn: ["Countess of Lovelace"])).match == .fullName)
+        #expect(try score("ada", person(given: ["Zed"], surname: ["Zulu"], mail: ["ada.fan@example.com"])).match == .other)
+        #expect(try score("zed", person(given: ["Ada"], surname: ["Lovelace"])).match == .none)
+        #expect(try ranked("ada", [person(given: ["Zed"], surname: ["Zulu"], mail: ["ada@example.com"]), person(given: ["Adam"], surname: ["Smith"])])
+                == ["Adam Smith", "Zed Zulu"], "a name (even a prefix) before an email address")
+        #expect(try ranked("gus king", [person(given: ["Ada", "Augusta", "Gussie"], surname: ["Lovelace", "King"])]).count == 1,
+                "every value of a multi-valued name counts")
+        #expect(try ranked("smith", [person(given: ["Zoe"], surname: ["Smith"]), person(given: ["Adam"], surname: ["Smith"])])
+                == ["Adam Smith", "Zoe Smith"])
+        #expect(try ranked("zoe", [person(given: ["Zoë"], surname: ["Zimmermann"]), person(given: ["Zoë"], surname: ["Ångström"]),
+                                   person(given: ["Zoë"], surname: ["Bonnet"])])
+                == ["Zoë Ångström", "Zoë Bonnet", "Zoë Zimmermann"], "ties sort by the folded last name: Å with A")
+    }
+
+    @Test("an email address matches from its local part, never by its domain alone")
+    func emailLocalPart() throws {
+        let ada = person(given: ["Augusta"], surname: ["King"], mail: ["ada.lovelace@analytical.example"])
+        #expect(try score("lovelace", ada).matchedWords == 1)
+        #expect(try score("ada.lovelace@analytical", ada).matchedWords == 1)
+        #expect(try score("analytical", ada).matchedWords == 0)
+        #expect(try score("example", ada).matchedWords == 0)
+    }
+
+    @Test("a full match: every word matched a name; only one full match means the person")
+    func fullMatch() throws {
+        #expect(try score("adam smith", person(given: ["Adam"], surname: ["Smith"])).isFullMatch)
+        #expect(try !score("adam smith", person(given: ["Adam"], surname: ["Jones"])).isFullMatch)
+        #expect(try !score("adam smith", person(given: ["Zed"], surname: ["Smith"], mail: ["adam@example.com"])).isFullMatch,
+                "an email address is no name")
+    }
+
+    @Test("names split into words; Last, First is understood; empty, control characters and overlong names are refused")
+    func queries() throws {
+        #expect(try NameQuery("  Ada   Lovelace ").tokens == ["Ada", "Lovelace"])
+        let reversed = try NameQuery("Lovelace, Ada")
+        #expect(reversed.tokens == ["Ada", "Lovelace"])
+        #expect(reversed.isSurnameFirst)
+        #expect(reversed.guessedNames.given == "Ada" && reversed.guessedNames.surname == "Lovelace")
+        #expect(try NameQuery("van der Berg, Jan Piet").guessedNames.surname == "Berg", "the last word is the surname")
+        #expect(try NameQuery("Cher").guessedNames.given == nil)
+        #expect(try NameQuery("ada,").tokens == ["ada"])
+        for bad in ["", "   ", "\t", "a\u{0}b", "a\u{1B}[2Jb", String(repeating: "x", count: 300)] {
+            #expect(throws: AddressBookError.self) { try NameQuery(bad) }
+        }
+    }
+
+    @Test("between matches as good, the first or last name is the one named, whatever the entry's attribute order")
+    func attributePrecedence() throws {
+        for cnFirst in [true, false] {
+            var entry = LDAPEntry(dn: try DistinguishedName(parsing: "uid=ada,dc=example,dc=com"))
+            if cnFirst { entry["cn"] = ["Ada"] }
+            entry["givenName"] = ["Ada"]
+            entry["sn"] = ["Lovelace"]
+            if !cnFirst { entry["cn"] = ["Ada"] }
+            let score = try score("ada", Person(entry: entry))
+            #expect(score.words[0]?.attribute == .givenName)
+            #expect(score.match == .given)
+        }
+    }
+
+    @Test("a name that matches saves reading the address; an address matches only words no name did")
+    func namesBeforeAddresses() throws {
+        let ada = person(given: ["Ada"], surname: ["Lovelace"], mail: ["countess@example.com"])
+        let both = try score("ada countess", ada)
+        #expect(both.words[0]?.attribute == .givenName)
+        #expect(both.words[1]?.attribute == .email)
+        #expect(both.matchedWords == 2 && both.nameWords == 1)
+    }
+
+    @Test("the picker's filter matches every typed word against what a line shows", arguments: [
+        ("lov", true), ("ada lov", true), ("LOVELACE", true), ("zoe", false), ("ada@", true), ("example", true), ("", true),
+        ("x\u{1B}", false),
+    ] as [(String, Bool)])
+    func pickerFilter(_ typed: String, _ expected: Bool) {
+        #expect(NameMatcher.filter(typed, matches: ["Ada Lovelace", "ada@example.com — Programmer"]) == expected)
+    }
+
+    @Test("the server's filter: spellings of the first letters, the word as typed, every name attribute, escaped")
+    func serverFilter() throws {
+        let jo = NameMatcher(try NameQuery("jo")).filter.rendered
+        for term in ["(givenName=jo*)", "(sn=jö*)", "(cn=jó*)", "(sn=j'o*)"] {
+            #expect(jo.contains(term), "\(term) in \(jo)")
+        }
+        #expect(!jo.contains("displayName") && !jo.contains("mail"), "only what directories index for substrings")
+        #expect(!jo.contains("=*jo") && !jo.contains("=* jo"), "no inner string shorter than the index answers")
+        let ann = NameMatcher(try NameQuery("ann")).filter.rendered
+        for term in ["(givenName=* ann*)", "(cn=*-ann*)", "(sn=*'ann*)", "(givenName=*\u{2019}ann*)"] {
+            #expect(ann.contains(term), "\(term) in \(ann)")
+        }
+        #expect(!ann.contains("=*ann*"))
+        let other = NameMatcher(try NameQuery("jo")).otherFilter.rendered
+        for term in ["(displayName=jø*)", "(ldapbookNickname=jo*)", "(mail=jo*)"] {
+            #expect(other.contains(term), "\(term) in \(other)")
+        }
+        #expect(!jo.contains("*jo*"), "two letters: no search inside values")
+        let berg = NameMatcher(try NameQuery("berg")).filter.rendered
+        #expect(berg.contains("(sn=*berg*)") && berg.contains("(cn=*berg*)"))
+        let angstrom = NameMatcher(try NameQuery("angstrom")).filter.rendered
+        #expect(angstrom.contains("(sn=ång*)") && angstrom.contains("(sn=*m*)"), "\(angstrom)")
+        #expect(NameMatcher(try NameQuery("jerome")).filter.rendered.contains("(&(|(givenName=jer*)"), "three letters spelt out")
+        let hostile = NameMatcher(try NameQuery("*)(uid=* \\")).filter.rendered
+        #expect(!hostile.contains("(uid=*)") && hostile.contains("\\2a\\29\\28uid=\\2a"), "\(hostile)")
+        #expect(NameMatcher(try NameQuery("ada"), nicknames: false).otherFilter.rendered.contains("ldapbookNickname") == false)
+    }
+}
