@@ -30,39 +30,30 @@ public struct Candidate: Sendable, Identifiable {
 
     /// Creates a candidate.
     public init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue]) {
+        self.init(person: person, tier: tier, score: score, values: values, folding: NameFolding())
+    }
+
+    /// Creates a candidate, its names folded by `folding` (ranking many people folds them
+    /// all with the one that scored them).
+    init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue], folding: NameFolding) {
         self.person = person
         self.tier = tier
         self.score = score
         self.values = values
-        let names = [person.entry["sn"].first, person.entry["givenName"].first]
-        var order: [UInt8] = []
-        let folding = NameFolding()
-        var folded = FoldedName()
-        for name in names {
-            folding.fold(name?.byteSlice ?? [], into: &folded)
-            order += folded.folded
+        var order: [UInt8] = [], lowered: [UInt8] = []
+        for name in [person.entry["sn"].first, person.entry["givenName"].first] {
+            folding.fold(name?.byteSlice ?? [], into: &folding.scratch)
+            order += folding.scratch.folded
             order.append(0)
+            lowered += folding.scratch.lowered
+            lowered.append(0)
         }
-        for name in names {
-            Self.appendLowered(name, to: &order)
-            order.append(0)
-        }
-        self.order = order
+        self.order = order + lowered
         sortKey = (UInt64.max - score.rank, order.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } << (8 * UInt64(8 - min(order.count, 8))))
     }
 
     /// The person's DN.
     public var id: DistinguishedName { person.dn }
-
-    /// Appends a name's lower case, as UTF-8: ASCII byte by byte, other text as Unicode lowers it.
-    private static func appendLowered(_ name: LDAPValue?, to order: inout [UInt8]) {
-        guard let bytes = name?.byteSlice else { return }
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            order.append(contentsOf: bytes.lazy.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 })
-        } else {
-            order.append(contentsOf: String(decoding: bytes, as: UTF8.self).lowercased().utf8)
-        }
-    }
 
     /// Why the candidate ranks here, in words, for `--explain`: which attribute each word of
     /// `query` matched, and how.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A name as it is matched: its words, folded and lowered.
 ///
@@ -43,7 +44,7 @@ struct FoldedName: Sendable, Hashable {
     }
 
     /// Appends a character's forms, starting a word if `startsWord`.
-    mutating func append(folded foldedBytes: [UInt8], lowered loweredBytes: [UInt8], startsWord: Bool) {
+    mutating func append(folded foldedBytes: ArraySlice<UInt8>, lowered loweredBytes: ArraySlice<UInt8>, startsWord: Bool) {
         if !hasOwnLowered {
             ownLowered = folded
             ownLoweredWords = foldedWords
@@ -68,9 +69,9 @@ struct FoldedName: Sendable, Hashable {
 }
 
 /// Folds names (see ``FoldedName``). ASCII is folded byte by byte; every other character
-/// is asked of Unicode once and remembered, so that folding a directory's names costs a
-/// dictionary look-up per character beyond ASCII. One instance serves one search's names
-/// on one thread.
+/// is asked of Unicode once per process and remembered, so that folding a directory's names
+/// costs a dictionary look-up per character beyond ASCII. One instance serves one search's
+/// names on one thread; what it learns it shares with the process's other instances.
 final class NameFolding {
     /// Letters that do not decompose to a letter and a mark, and how they are typed.
     static let letters: [Unicode.Scalar: String] = [
@@ -79,14 +80,26 @@ final class NameFolding {
     ]
 
     /// What one character beyond ASCII becomes: its folded and lowered UTF-8, and whether
-    /// it belongs to a word (a letter, digit or mark) or ends one.
-    private struct Forms {
-        var folded: [UInt8]
-        var lowered: [UInt8]
+    /// it belongs to a word (a letter, digit or mark) or ends one. Both forms share one array,
+    /// so that handing them out retains one buffer.
+    private struct Forms: Sendable {
+        /// The folded UTF-8, then the lowered UTF-8.
+        var bytes: [UInt8]
+        var foldedCount: Int
         var isWordCharacter: Bool
+
+        var folded: ArraySlice<UInt8> { bytes[..<foldedCount] }
+        var lowered: ArraySlice<UInt8> { bytes[foldedCount...] }
     }
 
+    /// The forms this instance has used, looked up without a lock.
     private var known: [Unicode.Scalar: Forms] = [:]
+
+    /// The forms every instance has worked out: Foundation's decomposition costs some ten
+    /// microseconds a character, so each character is decomposed once per process, not once
+    /// per name (ranking a thousand names of a few dozen distinct accented letters asks
+    /// Foundation a few dozen times).
+    private static let learned = Mutex<[Unicode.Scalar: Forms]>([:])
 
     /// Storage for the folded forms of the values being matched, handed from one person to
     /// the next so that matching a directory's names does not allocate for every value.
@@ -130,15 +143,27 @@ final class NameFolding {
                 continue
             }
             // A mark alone (decomposed text) adds nothing to the fold, but is part of its word.
-            let startsWord = !inWord && !(forms.folded.isEmpty && forms.lowered.isEmpty)
+            let startsWord = !inWord && !forms.bytes.isEmpty
             name.append(folded: forms.folded, lowered: forms.lowered, startsWord: startsWord)
             if startsWord { inWord = true }
         }
     }
 
-    /// The forms of one scalar beyond ASCII, worked out once.
+    /// The forms of one scalar beyond ASCII, worked out once per process.
     private func forms(of scalar: Unicode.Scalar) -> Forms {
         if let forms = known[scalar] { return forms }
+        let forms = Self.learned.withLock { learned in
+            if let forms = learned[scalar] { return forms }
+            let forms = Self.workOutForms(of: scalar)
+            learned[scalar] = forms
+            return forms
+        }
+        known[scalar] = forms
+        return forms
+    }
+
+    /// The forms of one scalar beyond ASCII, as Unicode gives them.
+    private static func workOutForms(of scalar: Unicode.Scalar) -> Forms {
         let isWord: Bool
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
@@ -157,9 +182,7 @@ final class NameFolding {
                 folded += Self.letters[part].map { $0 } ?? String(part)
             }
         }
-        let forms = Forms(folded: Array(folded.utf8), lowered: Array(lowered.utf8), isWordCharacter: isWord)
-        known[scalar] = forms
-        return forms
+        return Forms(bytes: Array(folded.utf8) + Array(lowered.utf8), foldedCount: folded.utf8.count, isWordCharacter: isWord)
     }
 
     /// The scalar whose UTF-8 starts `bytes`, and its length; `nil` for invalid UTF-8.

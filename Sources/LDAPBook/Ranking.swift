@@ -204,6 +204,7 @@ extension AddressBook {
     /// limit), having sent only some of the people the filter matches.
     @discardableResult
     private func forEachMatch(of name: NameQuery, fields: [Field], also extra: LDAPFilter?, base: DistinguishedName?,
+                              folding: NameFolding = NameFolding(),
                               _ body: (Person, NameScore) -> Void) async throws -> Bool {
         // The names' search needs nothing of the schema: the nickname it reads is simply not
         // returned where the directory lacks it. Only the search of the other attributes,
@@ -215,7 +216,6 @@ extension AddressBook {
         }
         // Whether a value can be added needs the entry's classes.
         if fields.contains(where: \.needsLDAPBookClass) { attributes.append("objectClass") }
-        let folding = NameFolding()
         var seen: Set<String> = [], found = 0, truncated = false
         func search(_ names: LDAPFilter, remembering: Bool) async throws {
             let filter = extra.map { LDAPFilter.and([names, $0]) } ?? names
@@ -270,15 +270,18 @@ extension AddressBook {
         var withField = TierCollector(limit: limit), without = TierCollector(limit: limit)
         var full = FullMatchCounter()
         var named: Set<String> = [], count = 0
-        let truncated = try await forEachMatch(of: name, fields: field.map { [$0] } ?? [], also: nil, base: base) { person, score in
+        let folding = NameFolding()
+        let truncated = try await forEachMatch(of: name, fields: field.map { [$0] } ?? [], also: nil, base: base,
+                                               folding: folding) { person, score in
             count += 1
             let values = field.map { person.values(of: $0) } ?? []
             let candidate: Candidate
             if field != nil && !values.isEmpty {
-                candidate = Candidate(person: person, tier: .fieldAndName, score: score, values: values)
+                candidate = Candidate(person: person, tier: .fieldAndName, score: score, values: values, folding: folding)
                 withField.add(candidate)
             } else {
-                candidate = Candidate(person: person, tier: field == nil ? nil : .nameOnly, score: score, values: [])
+                candidate = Candidate(person: person, tier: field == nil ? nil : .nameOnly, score: score, values: [],
+                                      folding: folding)
                 without.add(candidate)
             }
             full.add(candidate)
