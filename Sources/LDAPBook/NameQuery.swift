@@ -1,8 +1,8 @@
 import Foundation
 import LDAPKit
 
-/// A person's name as someone typed it: white-space separated tokens, each
-/// a prefix of a first or last name. `Lovelace, Ada` is read as last name,
+/// A person's name as someone typed it: white-space separated tokens, each the start of a
+/// word of one of the person's names (``NameMatcher``). `Lovelace, Ada` is read as last name,
 /// then first names.
 public struct NameQuery: Sendable, Hashable, CustomStringConvertible {
     /// The text as given.

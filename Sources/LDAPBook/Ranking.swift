@@ -300,11 +300,18 @@ extension AddressBook {
             uniqueFullMatch: truncated ? nil : full.unique)
     }
 
-    /// The photo of the best-ranked person whose name matches `name` and who
-    /// has one (the spec's photo retriever), or `nil`. Only that person's
-    /// photo is transferred.
+    /// The photo `name` means (the spec's photo retriever), or `nil`: the photo of the one
+    /// person who alone matches every word of the name by their names
+    /// (``Ranking/uniqueFullMatch``), whether or not they have one; else of the best-ranked
+    /// person whom every word of the name matches and who has a photo. Someone only one word
+    /// matches is not the person meant: `adam smith` never gives Adam Jones's photo. Only the
+    /// chosen person's photo is transferred.
     public func photo(of name: NameQuery, field: Field, base: DistinguishedName? = nil) async throws -> [UInt8]? {
+        if let only = try await rank(field: nil, name: name, base: base).uniqueFullMatch {
+            return try await person(at: only.person.dn, fields: [field])?.values(of: field).first?.bytes
+        }
         let found = try await matches(of: name, also: field.presenceFilter, base: base)
+            .filter { $0.score.matchedWords == name.tokens.count }
             .map { Candidate(person: $0.person, tier: .fieldAndName, score: $0.score, values: []) }
         for candidate in Candidate.ranked(found) {
             if let photo = try await person(at: candidate.person.dn, fields: [field])?.values(of: field).first {

@@ -3,7 +3,7 @@ import LDAPKit
 import SlapdKit
 import Testing
 
-/// People whose names are typed in many ways, each with an email address and a photo of their own.
+/// People whose names are typed in many ways, each with an email address and, but for Zed Smith, a photo of their own.
 private let townsfolk: [(given: String?, surname: String, extra: [String: [String]])] = [
     ("Zoë", "Ångström", [:]), ("José", "Fernández", [:]), ("Jürgen", "Krüger", [:]), ("María", "López", [:]),
     ("Jérôme", "Moreau", [:]), ("Pieter", "van der Berg", [:]), ("Conan", "O'Brien", [:]), ("Jean-Luc", "Picard", [:]),
@@ -23,6 +23,8 @@ struct NameMatchingCommandTests {
     /// The shared server's container of `townsfolk`; Ada's address is ada@analytical.example,
     /// everyone else's person<index>@example.org.
     private static let town = Town()
+    /// Zed Smith, the one person without a photo.
+    private static let withoutPhoto = 14
 
     private actor Town {
         private var made: (base: DistinguishedName, arguments: [String], files: URL)?
@@ -40,7 +42,7 @@ struct NameMatchingCommandTests {
                 ])
                 if let given = person.given { entry["givenName"] = [LDAPValue(given)] }
                 for (name, values) in person.extra { entry[name] = values.map { LDAPValue($0) } }
-                entry["jpegPhoto"] = [LDAPValue(bytes: photo(index))]
+                if index != NameMatchingCommandTests.withoutPhoto { entry["jpegPhoto"] = [LDAPValue(bytes: photo(index))] }
                 try await connection.add(entry)
             }
             let files = server.directory.appendingPathComponent("town-\(UUID().uuidString.prefix(6))")
@@ -93,6 +95,20 @@ struct NameMatchingCommandTests {
                 "\(choices.stderr)")
         let queried = try CLI.run(["query", "margaret"] + arguments)
         #expect(queried.stdout.contains("\tMargaret Smith\tAccountant") && queried.stdout.contains("\tMargaret Smith\tSurgeon"))
+    }
+
+    @Test("photo gives the photo of the person every word means, never of someone one word matches")
+    func photoOfThePersonMeant() async throws {
+        let (_, arguments, files) = try await Self.town.get()
+        // Zed Smith has no photo: "zed smith" means him alone, and Adam Smith's photo is not his.
+        let file = files.appendingPathComponent("zed-\(UUID().uuidString.prefix(6)).jpg")
+        let zedPhoto = try CLI.run(["photo", "zed", "smith", "-o", file.path] + arguments)
+        #expect(zedPhoto.status == 1 && zedPhoto.stderr.contains("no photo found"), "\(zedPhoto.status) \(zedPhoto.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let adam = try CLI.run(["photo", "adam", "-o", file.path] + arguments)
+        #expect(adam.status == 0)
+        #expect(try Data(contentsOf: file) == Data(photo(15)) || Data(contentsOf: file) == Data(photo(13)),
+                "one of the Adams: \(adam.stderr)")
     }
 
     @Test("a unique full match resolves; one word shared by many still lists them")

@@ -12,9 +12,10 @@ enum Photo {
         "photo",
         abstract: "Write the photo of the first person named NAME who has one.",
         discussion: """
-            Finds the people whose first or last name starts with NAME and who have a photo \
-            (jpegPhoto), best match first, and writes the first one's JPEG bytes to FILE, or to \
-            standard output when that is not a terminal. Exits 1 with "no photo found" otherwise.
+            Finds the person NAME means, matching names as find does: the one person whom every \
+            word of NAME matches by their names, or else the best match of every word who has a \
+            photo (jpegPhoto). Writes the JPEG bytes to FILE, or to standard output when that is \
+            not a terminal. Exits 1 with "no photo found" otherwise.
             """,
         options: [OptionSpec(["--output", "-o"], .value("FILE"), help: "write the photo to FILE")],
         positionals: [PositionalSpec("NAME", help: "the person's name", isRepeating: true)],

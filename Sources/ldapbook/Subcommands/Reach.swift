@@ -9,7 +9,7 @@ enum Reach {
         "reach",
         abstract: "Find a person's field value, asking only what is needed, and act on it.",
         discussion: """
-            Finds the people whose first or last name starts with NAME and whose FIELD is set, \
+            Finds the people NAME matches (as find matches names) and whose FIELD is set, \
             and resolves to one value: confirms a single match, lets you pick among several, lets \
             you fill in a missing value or name (written back to the directory), or creates the \
             entry. Then it runs the action: by default it prints the value on standard output, so \
