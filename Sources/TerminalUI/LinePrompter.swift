@@ -33,35 +33,49 @@ public final class LinePrompter: Prompter {
         self.owner = owner
     }
 
-    /// Lists the items as `1) title — detail`, the extra action as `a) …`, and reads a number,
-    /// `a`, or an empty line or `q` to cancel. Lines are chosen by number, not filtered.
-    public func pick(title: String, items: [PickerItem], extraAction: String?,
+    /// Lists the items as `1) title — detail`, the extra action as `a) …` (before or after
+    /// them) and more as `m) show more`, and reads a number, `a`, `m`, or an empty line or `q` to
+    /// cancel; `/text` (or any other text) lists the items the filter leaves, numbered as before,
+    /// and asks again.
+    public func pick(title: String, items: [PickerItem], extraAction: String?, extraActionFirst: Bool,
                      moreAvailable: Bool, filter: PickerFilter?) async throws -> PickerChoice {
-        guard !items.isEmpty || extraAction != nil else { return .cancelled }
+        guard !items.isEmpty || extraAction != nil || moreAvailable else { return .cancelled }
         return try await converse { [attempts] conversation in
-            var listing = TerminalText.sanitized(title) + "\n"
-            for (index, item) in items.enumerated() {
-                listing += "  \(index + 1)) " + TerminalText.sanitized(item.title)
-                if let detail = item.detail, !detail.isEmpty {
-                    listing += " — " + TerminalText.sanitized(detail)
+            func listing(_ shown: [Int]) -> String {
+                var text = ""
+                if extraActionFirst, let extraAction { text += "  a) " + TerminalText.sanitized(extraAction) + "\n" }
+                for index in shown {
+                    let item = items[index]
+                    text += "  \(index + 1)) " + TerminalText.sanitized(item.title)
+                    if let detail = item.detail, !detail.isEmpty {
+                        text += " — " + TerminalText.sanitized(detail)
+                    }
+                    text += "\n"
                 }
-                listing += "\n"
+                if moreAvailable { text += "  m) show more\n" }
+                if !extraActionFirst, let extraAction { text += "  a) " + TerminalText.sanitized(extraAction) + "\n" }
+                return text
             }
-            if moreAvailable {
-                listing += "  … more results (narrow the search to see them)\n"
-            }
-            if let extraAction {
-                listing += "  a) " + TerminalText.sanitized(extraAction) + "\n"
-            }
-            try conversation.say(listing)
+            try conversation.say(TerminalText.sanitized(title) + "\n" + listing(Array(items.indices)))
             var choices = items.isEmpty ? [] : [items.count == 1 ? "1" : "1-\(items.count)"]
             if extraAction != nil { choices.append("a") }
-            let question = "Choose \(choices.joined(separator: " or ")) (Enter or q to cancel): "
+            if moreAvailable { choices.append("m") }
+            let filters = filter == nil ? "" : ", /text to filter"
+            let question = "Choose \(choices.joined(separator: " or "))\(filters) (Enter or q to cancel): "
             for _ in 0..<attempts {
-                let answer = try conversation.ask(question)?.lowercased() ?? ""
-                if answer.isEmpty || answer == "q" { return .cancelled }
-                if answer == "a", extraAction != nil { return .extra }
-                if let number = Int(answer), items.indices.contains(number - 1) { return .item(number - 1) }
+                let answer = try conversation.ask(question) ?? ""
+                let lowered = answer.lowercased()
+                if lowered.isEmpty || lowered == "q" { return .cancelled }
+                if lowered == "a", extraAction != nil { return .extra }
+                if lowered == "m", moreAvailable { return .more }
+                if let number = Int(lowered), items.indices.contains(number - 1) { return .item(number - 1) }
+                if let filter, Int(lowered) == nil {
+                    // Text that is no choice filters the list, as typing does in the picker.
+                    let typed = answer.hasPrefix("/") ? String(answer.dropFirst()) : answer
+                    let shown = items.indices.filter { filter(typed, $0) }
+                    try conversation.say(shown.isEmpty ? "No entry matches \(TerminalText.sanitized(typed)).\n" : listing(shown))
+                    continue
+                }
                 try conversation.say("Not a choice: \(TerminalText.sanitized(answer)).\n")
             }
             return .cancelled

@@ -5,6 +5,8 @@ public enum PickerChoice: Sendable, Equatable {
     case item(Int)
     /// The picker's extra action, such as "add new entry".
     case extra
+    /// More items were asked for (offered only when more are available).
+    case more
     /// The person left the picker without choosing.
     case cancelled
 }

@@ -3,9 +3,13 @@ import Foundation
 /// The picker as a state machine: the filter, the rows it leaves, the selected row and the
 /// window of rows on screen.
 ///
-/// Rows are the items the filter matches, in their original order, then the extra action, which
-/// no filter hides. The items scroll in a window of `pageSize` rows; the extra action stays
-/// below the window.
+/// Rows are the items the filter matches, in their original order, with the extra action before
+/// or after them and the "show more" row after them; no filter hides those two. The items scroll
+/// in a window of `pageSize` rows; the other rows stay outside the window.
+///
+/// Keys: digits choose the numbered item (Enter confirms the number typed); `/`, or any
+/// character that is not a command (j and k move, q cancels), starts the filter, which then
+/// takes every character; Esc cancels.
 struct PickerState {
     /// A row of the picker.
     enum Row: Equatable, Sendable {
@@ -13,6 +17,8 @@ struct PickerState {
         case item(Int)
         /// The extra action.
         case extra
+        /// More items.
+        case more
     }
 
     /// What is being chosen.
@@ -21,11 +27,17 @@ struct PickerState {
     let items: [PickerItem]
     /// The label of the extra action, if there is one.
     let extraAction: String?
-    /// Whether a hint says that more results exist than `items` holds.
+    /// Whether the extra action comes before the items.
+    let extraActionFirst: Bool
+    /// Whether a row offers more items than `items` holds.
     let moreAvailable: Bool
 
     /// The text typed to filter the items.
     private(set) var filter = ""
+    /// Whether typed characters go to the filter (after `/` or a character that is no command).
+    private(set) var isFiltering = false
+    /// The digits typed to choose an item by its number.
+    private(set) var number = ""
     /// The indices (into `items`) of the items the filter matches, in order.
     private(set) var matches: [Int]
     /// The index of the selected row in `rows`.
@@ -38,27 +50,38 @@ struct PickerState {
     /// Which items text typed leaves; `nil` when the items cannot be filtered.
     private let itemFilter: PickerFilter?
 
-    /// A picker showing all `items` with the first row selected, filtered by `filter` as the
+    /// A picker showing all `items` with the first item selected, filtered by `filter` as the
     /// person types.
-    init(title: String, items: [PickerItem], extraAction: String?, moreAvailable: Bool, filter: PickerFilter? = nil) {
+    init(title: String, items: [PickerItem], extraAction: String?, extraActionFirst: Bool = false,
+         moreAvailable: Bool, filter: PickerFilter? = nil) {
         self.title = title
         self.items = items
         self.extraAction = extraAction
+        self.extraActionFirst = extraActionFirst
         self.moreAvailable = moreAvailable
         matches = Array(items.indices)
         itemFilter = filter
         pageSize = max(items.count, 1)
+        selection = leadingRows
     }
 
-    /// The rows in order: the matching items, then the extra action.
+    /// How many rows come before the items: the extra action, when it is first.
+    private var leadingRows: Int { extraActionFirst && extraAction != nil ? 1 : 0 }
+
+    /// The rows in order: the extra action when it is first, the matching items, more, and the
+    /// extra action when it is last.
     var rows: [Row] {
-        matches.map(Row.item) + (extraAction == nil ? [] : [.extra])
+        var rows: [Row] = leadingRows == 1 ? [.extra] : []
+        rows += matches.map(Row.item)
+        if moreAvailable { rows.append(.more) }
+        if extraAction != nil && !extraActionFirst { rows.append(.extra) }
+        return rows
     }
 
-    /// The selected row; `nil` when there is none (nothing matches and there is no extra action).
+    /// The selected row; `nil` when there is none.
     var selectedRow: Row? {
-        if selection < matches.count { return .item(matches[selection]) }
-        return extraAction != nil && selection == matches.count ? .extra : nil
+        let rows = rows
+        return rows.indices.contains(selection) ? rows[selection] : nil
     }
 
     /// The indices into `matches` of the items on screen.
@@ -66,10 +89,10 @@ struct PickerState {
         firstVisible..<min(firstVisible + pageSize, matches.count)
     }
 
-    private var rowCount: Int { matches.count + (extraAction == nil ? 0 : 1) }
+    private var rowCount: Int { rows.count }
 
     /// Sizes the window so that the whole picker fits in `rows` − 1 lines: at most `rows` − 4
-    /// items, fewer when the "more results" hint and the extra action need lines of their own.
+    /// items, fewer when the more row and the extra action need lines of their own.
     mutating func fit(rows: Int) {
         let pinnedLines = (extraAction == nil ? 0 : 1) + (moreAvailable ? 1 : 0)
         pageSize = max(rows - 4 - pinnedLines, 1)
@@ -83,12 +106,21 @@ struct PickerState {
             move(by: -1)
         case .down, .control("n"):
             move(by: 1)
-        case .character("k") where filter.isEmpty:
+        case .character("k") where !isFiltering:
             move(by: -1)
-        case .character("j") where filter.isEmpty:
+        case .character("j") where !isFiltering:
             move(by: 1)
-        case .character("q") where filter.isEmpty:
+        case .character("q") where !isFiltering:
             return .cancelled
+        case .character("/") where !isFiltering:
+            number = ""
+            isFiltering = true
+        case let .character(digit) where !isFiltering && digit.isASCII && digit.isNumber:
+            number.append(digit)
+            if let chosen = Int(number), items.indices.contains(chosen - 1), let row = rows.firstIndex(of: .item(chosen - 1)) {
+                selection = row
+                scrollToSelection()
+            }
         case .pageUp:
             move(by: -pageSize)
         case .pageDown:
@@ -98,18 +130,33 @@ struct PickerState {
         case .end:
             move(by: rowCount)
         case .enter:
+            if !number.isEmpty {
+                // The number typed chooses, or nothing does: Enter never takes another row.
+                guard let chosen = Int(number), items.indices.contains(chosen - 1) else { return nil }
+                return .item(chosen - 1)
+            }
             switch selectedRow {
             case let .item(index): return .item(index)
             case .extra: return .extra
+            case .more: return .more
             case nil: return nil
             }
         case .escape, .control("c"):
             return .cancelled
         case let .character(character):
+            number = ""
+            isFiltering = true
             setFilter(filter + String(character))
         case .backspace:
-            if !filter.isEmpty { setFilter(String(filter.dropLast())) }
+            if !number.isEmpty {
+                number.removeLast()
+            } else if !filter.isEmpty {
+                setFilter(String(filter.dropLast()))
+            } else {
+                isFiltering = false
+            }
         case .control("u"):
+            number = ""
             setFilter("")
         default:
             break
@@ -118,6 +165,7 @@ struct PickerState {
     }
 
     private mutating func move(by offset: Int) {
+        number = ""
         guard rowCount > 0 else { return }
         selection = min(max(selection + offset, 0), rowCount - 1)
         scrollToSelection()
@@ -130,10 +178,11 @@ struct PickerState {
         matches = items.indices.filter { index in
             newFilter.isEmpty || itemFilter?(newFilter, index) ?? true
         }
-        if case let .item(index)? = previous, let position = matches.firstIndex(of: index) {
+        let rows = rows
+        if case let .item(index)? = previous, let position = rows.firstIndex(of: .item(index)) {
             selection = position
         } else {
-            selection = 0
+            selection = matches.isEmpty ? 0 : leadingRows
         }
         firstVisible = 0
         scrollToSelection()
@@ -141,9 +190,10 @@ struct PickerState {
 
     /// Moves the window just enough to show the selected item.
     private mutating func scrollToSelection() {
-        if selection < matches.count {
-            if selection < firstVisible { firstVisible = selection }
-            if selection >= firstVisible + pageSize { firstVisible = selection - pageSize + 1 }
+        let position = selection - leadingRows
+        if position >= 0 && position < matches.count {
+            if position < firstVisible { firstVisible = position }
+            if position >= firstVisible + pageSize { firstVisible = position - pageSize + 1 }
         }
         firstVisible = max(min(firstVisible, matches.count - pageSize), 0)
     }
@@ -161,20 +211,26 @@ extension PickerState: InteractivePrompt {
     func frame() -> Frame {
         var lines: [StyledLine] = []
         var header = StyledLine(title, .bold)
-        if filter.isEmpty {
-            header.append("  type to filter · ↑↓ move · Enter choose · Esc cancel", .dim)
+        if !number.isEmpty {
+            header.append("  number: ")
+            header.append(number, .bold)
+            header.append(Int(number).map { items.indices.contains($0 - 1) } == true ? "  Enter chooses it" : "  no such entry", .dim)
+        } else if filter.isEmpty {
+            header.append(isFiltering ? "  filter: type a name · Esc cancel"
+                                      : "  number or ↑↓ then Enter · / or a letter filters · Esc cancel", .dim)
         } else {
             header.append("  filter: ")
             header.append(filter, .bold)
             header.append("  \(matches.count) of \(items.count)", .dim)
         }
         lines.append(header)
+        if extraActionFirst { appendExtraAction(to: &lines) }
         if firstVisible > 0 {
             lines.append(StyledLine("  ↑ \(firstVisible) more", .dim))
         }
         let numberWidth = String(items.count).count
         for position in visibleMatches {
-            lines.append(itemLine(matches[position], isSelected: position == selection, numberWidth: numberWidth))
+            lines.append(itemLine(matches[position], isSelected: selectedRow == .item(matches[position]), numberWidth: numberWidth))
         }
         if matches.isEmpty {
             lines.append(StyledLine("  no matches", .dim))
@@ -184,15 +240,22 @@ extension PickerState: InteractivePrompt {
             lines.append(StyledLine("  ↓ \(below) more", .dim))
         }
         if moreAvailable {
-            lines.append(StyledLine("  more results… (narrow the search to see them)", .dim))
-        }
-        if let extraAction {
-            let isSelected = selectedRow == .extra
+            let isSelected = selectedRow == .more
             var line = StyledLine(isSelected ? "> " : "  ")
-            line.append("＋ " + extraAction, isSelected ? [.reverse, .bold] : .bold)
+            line.append("… show more", isSelected ? .reverse : .dim)
             lines.append(line)
         }
+        if !extraActionFirst { appendExtraAction(to: &lines) }
         return Frame(lines: lines, cursor: nil)
+    }
+
+    /// The extra action's line, if there is one.
+    private func appendExtraAction(to lines: inout [StyledLine]) {
+        guard let extraAction else { return }
+        let isSelected = selectedRow == .extra
+        var line = StyledLine(isSelected ? "> " : "  ")
+        line.append("＋ " + extraAction, isSelected ? [.reverse, .bold] : .bold)
+        lines.append(line)
     }
 
     /// `  3) Ada Lovelace  ada@example.com`, numbered as `LinePrompter` numbers it.

@@ -15,15 +15,17 @@ public protocol Prompter: Sendable {
     /// - Parameters:
     ///   - title: What is being chosen, such as "Which Ada?".
     ///   - items: The choices, in the order shown and numbered (from 1).
-    ///   - extraAction: The label of an action offered after the items, such as "add new entry";
+    ///   - extraAction: The label of an action offered with the items, such as "add new entry";
     ///     `nil` for none.
-    ///   - moreAvailable: Whether more results exist than `items` holds; a hint says so.
+    ///   - extraActionFirst: Whether the extra action comes before the items rather than after.
+    ///   - moreAvailable: Whether more results exist than `items` holds; a row offers them
+    ///     (``PickerChoice/more``).
     ///   - filter: Which items text typed into the list leaves; `nil` when the list cannot
     ///     be filtered.
     /// - Returns: The choice; `.cancelled` when the person declines or there is nothing to choose.
     /// - Throws: `CancellationError` when the task is cancelled, `PromptError.terminalFailure`
     ///   when the terminal fails.
-    func pick(title: String, items: [PickerItem], extraAction: String?,
+    func pick(title: String, items: [PickerItem], extraAction: String?, extraActionFirst: Bool,
               moreAvailable: Bool, filter: PickerFilter?) async throws -> PickerChoice
 
     /// Asks a yes-or-no question.
@@ -47,9 +49,19 @@ public protocol Prompter: Sendable {
 }
 
 extension Prompter {
-    /// ``pick(title:items:extraAction:moreAvailable:filter:)`` of a list that cannot be filtered.
+    /// ``pick(title:items:extraAction:extraActionFirst:moreAvailable:filter:)`` with the extra
+    /// action last, of a list that cannot be filtered.
     public func pick(title: String, items: [PickerItem], extraAction: String?,
                      moreAvailable: Bool) async throws -> PickerChoice {
-        try await pick(title: title, items: items, extraAction: extraAction, moreAvailable: moreAvailable, filter: nil)
+        try await pick(title: title, items: items, extraAction: extraAction, extraActionFirst: false,
+                       moreAvailable: moreAvailable, filter: nil)
+    }
+
+    /// ``pick(title:items:extraAction:extraActionFirst:moreAvailable:filter:)`` with the extra
+    /// action last.
+    public func pick(title: String, items: [PickerItem], extraAction: String?,
+                     moreAvailable: Bool, filter: PickerFilter?) async throws -> PickerChoice {
+        try await pick(title: title, items: items, extraAction: extraAction, extraActionFirst: false,
+                       moreAvailable: moreAvailable, filter: filter)
     }
 }

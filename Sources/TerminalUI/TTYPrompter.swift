@@ -55,11 +55,11 @@ public final class TTYPrompter: Prompter {
     }
 
     /// Shows the picker below the cursor and erases it once the person has chosen.
-    public func pick(title: String, items: [PickerItem], extraAction: String?,
+    public func pick(title: String, items: [PickerItem], extraAction: String?, extraActionFirst: Bool,
                      moreAvailable: Bool, filter: PickerFilter?) async throws -> PickerChoice {
-        guard !items.isEmpty || extraAction != nil else { return .cancelled }
+        guard !items.isEmpty || extraAction != nil || moreAvailable else { return .cancelled }
         return try await run(PickerState(title: title, items: items, extraAction: extraAction,
-                                         moreAvailable: moreAvailable, filter: filter))
+                                         extraActionFirst: extraActionFirst, moreAvailable: moreAvailable, filter: filter))
     }
 
     /// Shows `question [y/N]` and leaves it on screen with the answer.

@@ -85,9 +85,23 @@ struct LinePrompterTests {
         #expect(!written.contains("a)"))
     }
 
-    @Test("a hint says when more results exist")
+    @Test("more results are offered as m, and chosen with it")
     func moreResults() async throws {
-        #expect(try await pick("1\n", more: true).1.contains("… more results"))
+        let (choice, written) = try await pick("m\n", more: true)
+        #expect(choice == .more)
+        #expect(written.contains("  m) show more"))
+    }
+
+    @Test("text that is no choice filters the list through the caller's matcher, numbered as before")
+    func textFilters() async throws {
+        let people = [PickerItem(title: "Ada Lovelace"), PickerItem(title: "Grace Hopper")]
+        let (choice, written) = try await converse("gra\n2\n") { prompter in
+            try await prompter.pick(title: "Who?", items: people, extraAction: "add new entry", extraActionFirst: true,
+                                    moreAvailable: false, filter: substringFilter(people))
+        }
+        #expect(choice == .item(1))
+        #expect(written.contains("  2) Grace Hopper\n"))
+        #expect(written.range(of: "a) add new entry")!.lowerBound < written.range(of: "1) Ada Lovelace")!.lowerBound, "add new entry first")
     }
 
     @Test("nothing to choose cancels without asking")

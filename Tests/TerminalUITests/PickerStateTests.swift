@@ -19,11 +19,11 @@ struct PickerStateTests {
         PickerItem(title: "Zoë Ångström", detail: nil),
     ]
 
-    private func picker(_ items: [PickerItem]? = nil, extra: String? = nil, more: Bool = false,
+    private func picker(_ items: [PickerItem]? = nil, extra: String? = nil, extraFirst: Bool = false, more: Bool = false,
                         rows: Int = 24) -> PickerState {
         let shown = items ?? people
-        var state = PickerState(title: "Who?", items: shown, extraAction: extra, moreAvailable: more,
-                                filter: substringFilter(shown))
+        var state = PickerState(title: "Who?", items: shown, extraAction: extra, extraActionFirst: extraFirst,
+                                moreAvailable: more, filter: substringFilter(shown))
         state.fit(rows: rows)
         return state
     }
@@ -115,7 +115,7 @@ struct PickerStateTests {
         #expect(lines.count <= 9)
         #expect(lines.contains("  ↓ 26 more"))
         #expect(!lines.contains { $0.hasPrefix("  ↑") })
-        #expect(lines.contains { $0.contains("more results…") })
+        #expect(lines.contains { $0.contains("… show more") })
         #expect(lines.last == "  ＋ add new entry")
         _ = press([.pageDown, .pageDown], on: &state)
         lines = state.frame().lines.map(\.plainText)
@@ -194,6 +194,52 @@ struct PickerStateTests {
         #expect(state.rows == [.extra])
         #expect(state.frame().lines.map(\.plainText).contains("  no matches"))
         #expect(state.handle(.enter) == .extra)
+    }
+
+    @Test("digits choose the numbered row, Enter confirms; a number that is no row chooses nothing")
+    func digitsChoose() {
+        var state = picker(numbered(30))
+        #expect(press([.character("5"), .enter], on: &state) == .item(4))
+        state = picker(numbered(30))
+        #expect(press([.character("2"), .character("6"), .enter], on: &state) == .item(25))
+        #expect(state.filter.isEmpty, "digits never filter")
+        state = picker(numbered(30))
+        #expect(press([.character("4"), .character("0"), .enter], on: &state) == nil)
+        #expect(press([.backspace, .enter], on: &state) == .item(3), "Backspace edits the number")
+        state = picker(numbered(30), extra: "add new entry", extraFirst: true)
+        #expect(press([.character("1"), .enter], on: &state) == .item(0), "numbers count the items, not the rows")
+    }
+
+    @Test("/ starts the filter, where j, k, q and digits are text; a letter that is no command starts it too")
+    func slashStartsTheFilter() {
+        var state = picker()
+        _ = press([.character("/"), .character("j"), .character("q")], on: &state)
+        #expect(state.filter == "jq" && state.isFiltering)
+        state = picker(numbered(30))
+        _ = press([.character("/"), .character("2"), .character("6")], on: &state)
+        #expect(state.matches == [25], "digits filter once / was typed")
+        state = picker()
+        _ = press([.character("T"), .character("u")], on: &state)
+        #expect(state.matches == [3])
+        state = picker()
+        #expect(press([.character("q")], on: &state) == .cancelled, "q is a command before the filter starts")
+    }
+
+    @Test("the extra action may come first, above the items; Enter still takes the first item at first")
+    func extraActionFirst() {
+        var state = picker(extra: "add new entry", extraFirst: true)
+        #expect(state.rows.first == .extra)
+        #expect(state.frame().lines.map(\.plainText)[1] == "  ＋ add new entry")
+        #expect(state.selectedRow == .item(0))
+        #expect(state.frame().lines.map(\.plainText).filter { $0.hasPrefix("> ") } == ["> 1) Ada Lovelace  ada@example.com"],
+                "the selected item is the one marked")
+        #expect(press([.up, .enter], on: &state) == .extra)
+    }
+
+    @Test("more is a row of its own, chosen like any other")
+    func moreRow() {
+        var state = picker(more: true)
+        #expect(press([.end, .enter], on: &state) == .more)
     }
 
     @Test("Enter with nothing matching and no extra action does nothing")

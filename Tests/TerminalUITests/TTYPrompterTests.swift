@@ -77,6 +77,22 @@ struct TTYPrompterTests {
         #expect(output.contains("1 of 4"))
     }
 
+    @Test("digits choose the numbered row: 5 then Enter is row 5 of 30, never a filter")
+    func digitsChoose() async throws {
+        let many = (1...30).map { PickerItem(title: "Person \($0)", detail: "p\($0)@example.com") }
+        let (choice, output) = try await pick("5\r", items: many)
+        #expect(choice == .item(4))
+        #expect(output.contains("number: "))
+        #expect(try await pick("26\r", items: many).0 == .item(25))
+    }
+
+    @Test("/ starts the filter, where q is a letter; Esc then cancels")
+    func slashFilterThenCancel() async throws {
+        let items = [PickerItem(title: "Qiu Ying"), PickerItem(title: "Ada Lovelace")]
+        #expect(try await pick("/qiu\r", items: items).0 == .item(0))
+        #expect(try await pick("/qiu\u{1B}", items: items).0 == .cancelled)
+    }
+
     @Test("a lone Esc, q and Ctrl-C cancel", arguments: ["\u{1B}", "q", "\u{3}"])
     func cancelling(_ key: String) async throws {
         #expect(try await pick(key).0 == .cancelled)
@@ -87,7 +103,7 @@ struct TTYPrompterTests {
         let (choice, output) = try await pick("\u{1B}[F\r", extraAction: "add new entry", moreAvailable: true)
         #expect(choice == .extra)
         #expect(output.contains("＋ add new entry"))
-        #expect(output.contains("more results…"))
+        #expect(output.contains("… show more"))
         #expect(try await pick("Nobody\r", extraAction: "add new entry").0 == .extra)
     }
 
