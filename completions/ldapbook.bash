@@ -7,11 +7,11 @@ _ldapbook() {
     case "$word" in -*) ;; *) command=$word; break ;; esac
   done
   if [ -z "$command" ]; then
-    COMPREPLY=($(compgen -W "reach find show add set photo query fields import export schema local server-config completion manpage --help $global" -- "$cur"))
+    COMPREPLY=($(compgen -W "reach find show add set photo query fields import export schema local history server-config completion manpage --help $global" -- "$cur"))
     return
   fi
   case "$command" in
-    reach) opts="--action --yes --pick --new --value --given --surname --no-input --exec --help $global" ;;
+    reach) opts="--action --yes --pick --new --value --given --surname --no-input --no-history --exec --help $global" ;;
     find) opts="--field -f --limit -n --explain --format --help $global" ;;
     show) opts="--pick --no-input --format --photo-data --help $global" ;;
     add) opts="--given --surname --dry-run --help $global" ;;
@@ -23,6 +23,7 @@ _ldapbook() {
     export) opts="--format --vcard-version --help $global" ;;
     schema) opts="--format --help $global" ;;
     local) opts="--count --photos --help $global" ;;
+    history) opts=" --help $global" ;;
     server-config) opts="--suffix --directory --root-dn --root-password-file --root-password-hash --server-id --peer --replication-dn --replication-password-file --ldapi-owner --tls-certificate --tls-key --tls-ca --output -o --help $global" ;;
     completion) opts=" --help $global" ;;
     manpage) opts=" --help $global" ;;

@@ -20,6 +20,9 @@ public struct Candidate: Sendable, Identifiable {
     public let score: NameScore
     /// The person's values of the field (empty for name-only people).
     public let values: [LDAPValue]
+    /// Where the person stands among those chosen before for this field and name
+    /// (``ReachHistory``), 0 for the most often; `nil` when they were not.
+    public internal(set) var rememberedRank: Int?
     /// What ties between equal scores are broken on first: the folded last and first name
     /// (``FoldedName``: Ångström sorts with Angstrom, not after Zimmermann), then their lower
     /// case, as bytes (then the DN, for namesakes).
@@ -63,6 +66,7 @@ public struct Candidate: Sendable, Identifiable {
         if tier != nil {
             parts.append(values.isEmpty ? "field empty" : "\(values.count) value\(values.count == 1 ? "" : "s")")
         }
+        if rememberedRank != nil { parts.append("first among equals: chosen before for this name") }
         return parts.joined(separator: "; ")
     }
 

@@ -160,6 +160,10 @@ public struct NameScore: Sendable, Hashable, Comparable {
         return attributes.isEmpty ? .none : .other
     }
 
+    /// Whether a word of the query matched one of the person's names or their nickname, not
+    /// only an email address.
+    public var matchesAName: Bool { words.contains { $0.map { $0.attribute != .email } ?? false } }
+
     /// Whether every word of the query matched a name of the person: what makes one person
     /// the one a query means, when nobody else does.
     public var isFullMatch: Bool { !words.isEmpty && nameWords == words.count }
@@ -376,6 +380,18 @@ public struct NameMatcher: Sendable {
             if match.attribute == .givenName { given = true }
             if match.attribute == .surname { surname = true }
             if best.map({ match.isBetter(than: $0) }) ?? true { best = match }
+        }
+    }
+
+    /// Each query word folded, as text (`zoë` is `zoe`).
+    public var foldedWords: [String] { tokens.map { String(decoding: $0.folded, as: UTF8.self) } }
+
+    /// Whether `value` starts with a word of the query, as names match (folded): what makes
+    /// someone found by their value alone a plausible candidate (`alan` and alan.t@example.com).
+    public func startsAWord(_ value: LDAPValue) -> Bool {
+        let name = NameFolding().fold(value.lossyString)
+        return !name.foldedWords.isEmpty && tokens.contains { token in
+            !token.isEmpty && Self.match(token, in: name, words: 0..<1, attribute: .email, value: value) != nil
         }
     }
 

@@ -10,10 +10,10 @@ public struct Ranking: Sendable {
     public let field: Field?
     /// People whose field is populated and whose name matches, best first (at most the
     /// limit ranked for, when there was one).
-    public let fieldAndName: [Candidate]
+    public internal(set) var fieldAndName: [Candidate]
     /// People whose name matches but whose field is empty, best first
     /// (with no field: every name match); at most the limit, when there was one.
-    public let nameOnly: [Candidate]
+    public internal(set) var nameOnly: [Candidate]
     /// How many people the name tiers found, which may be more than they hold under a limit.
     public let nameMatches: Int
     /// Whether the server stopped at its size limit before it had sent everyone the name
@@ -25,7 +25,7 @@ public struct Ranking: Sendable {
     /// query matched one of their names (``NameScore/isFullMatch``), and nobody else's; or,
     /// among several such people, the only one whose every word matched to a word's end.
     /// `adam smith` means Adam Smith, not every Adam and every Smith.
-    public let uniqueFullMatch: Candidate?
+    public internal(set) var uniqueFullMatch: Candidate?
 
     /// The (person, value) pairs of the field-and-name tier, in rank order.
     public var fieldAndNamePairs: [(candidate: Candidate, value: LDAPValue)] {
@@ -80,9 +80,11 @@ struct FullMatchCounter {
     var unique: Candidate? { full == 1 ? firstFull : exact == 1 ? firstExact : nil }
 }
 
-/// The field-only tier, read in pages: first the people whose field value
-/// starts with a query token, then the rest in the server's order. Nothing is
-/// read before it is asked for, and reading stops when the caller stops.
+/// The field-only tier: the people who have the field and whose name does not match, but
+/// whose value relates to the name (it, or an address's local part, starts with a word of the
+/// query, as the matcher folds it: `reach email alan` finds alan.t@example.com). Everyone
+/// else with the field is no candidate; ``more(_:)`` reads them only when asked, in the
+/// server's order. Nothing is read before it is asked for.
 public actor FieldOnlyCursor {
     private let connection: LDAPConnection
     private let base: DistinguishedName?
@@ -91,27 +93,44 @@ public actor FieldOnlyCursor {
     /// The people of the name tiers, by DN, whom this tier leaves out.
     private let named: Set<String>
     private let attributes: [String]
-    private var prefixed: [Candidate]?
-    private var prefixedOffset = 0
-    private var rest: LDAPSearchResults.AsyncIterator?
-    private var restStarted = false
-    /// Whether every field-only person has been returned.
-    public private(set) var isExhausted = false
+    /// The people whose value relates to the name, ranked, once read.
+    private var related: [Candidate]?
+    private var relatedOffset = 0
+    private var others: LDAPSearchResults.AsyncIterator?
+    private var othersStarted = false
+    private var othersExhausted = false
     /// How many people have been returned so far.
     public private(set) var delivered = 0
 
-    init(connection: LDAPConnection, base: DistinguishedName?, field: Field, matcher: NameMatcher, named: Set<String>) {
+    /// Whom the name search found by their address alone, and who have the field.
+    private let found: [Candidate]
+
+    init(connection: LDAPConnection, base: DistinguishedName?, field: Field, matcher: NameMatcher, named: Set<String>,
+         found: [Candidate] = []) {
         self.connection = connection
         self.base = base
         self.field = field
         self.matcher = matcher
         self.named = named
+        self.found = found
         attributes = matcher.readAttributes + [field.attribute] + (field.needsLDAPBookClass ? ["objectClass"] : [])
     }
 
+    /// Whether every person whose value relates to the name has been returned by ``next(_:)``.
+    public var isExhausted: Bool { related.map { relatedOffset >= $0.count } ?? false }
+
+    /// Whether ``more(_:)`` has more to give.
+    public var hasMore: Bool { !isExhausted || !othersExhausted }
+
+    /// The values that may start with a word of the query, as the server can tell: each word as
+    /// typed and as folded (an address is ASCII: `zoë` finds zoe@…).
     private var valuePrefixFilter: LDAPFilter? {
         guard !field.kind.isBinary else { return nil }
-        return .or(matcher.query.tokens.map { field.prefixFilter($0) })
+        var prefixes: [String] = []
+        for word in matcher.query.tokens + matcher.foldedWords where !word.isEmpty && !prefixes.contains(word) {
+            prefixes.append(word)
+        }
+        return prefixes.isEmpty ? nil : .or(prefixes.map { field.prefixFilter($0) })
     }
 
     /// The people whose first or last name starts with no word of the query, as the server
@@ -125,45 +144,54 @@ public actor FieldOnlyCursor {
         return Candidate(person: person, tier: .fieldOnly, score: matcher.score(person), values: person.values(of: field))
     }
 
-    /// The next `count` field-only people (fewer at the end).
+    /// The next `count` people whose value relates to the name (fewer at the end).
     public func next(_ count: Int) async throws -> [Candidate] {
-        var page: [Candidate] = []
-        if prefixed == nil {
+        if related == nil {
+            var found = self.found
+            let foundDNs = Set(found.map(\.person.dn.string))
             if let valuePrefixFilter {
                 let entries = try await connection.search(
                     base: base, filter: .and([field.presenceFilter, notNamed, valuePrefixFilter]),
                     attributes: attributes).collect()
-                prefixed = entries.filter { !named.contains($0.dn.string) }.map(candidate).filter { !$0.values.isEmpty }
-                prefixed = Candidate.ranked(prefixed ?? [])
-            } else {
-                prefixed = []
+                found += entries.filter { !named.contains($0.dn.string) && !foundDNs.contains($0.dn.string) }.map(candidate)
+                    .filter { $0.values.contains(where: matcher.startsAWord) }
             }
+            related = Candidate.ranked(found)
         }
-        while page.count < count, let prefixed, prefixedOffset < prefixed.count {
-            page.append(prefixed[prefixedOffset])
-            prefixedOffset += 1
-        }
-        if page.count < count && !isExhausted {
-            if !restStarted {
-                var parts = [field.presenceFilter, notNamed]
-                if let valuePrefixFilter { parts.append(.not(valuePrefixFilter)) }
-                rest = connection.search(base: base, filter: .and(parts), attributes: attributes).makeAsyncIterator()
-                restStarted = true
-            }
-            while page.count < count, var iterator = rest {
-                let entry = try await iterator.next()
-                rest = iterator
-                guard let entry else {
-                    rest = nil
-                    isExhausted = true
-                    break
-                }
-                guard !named.contains(entry.dn.string) else { continue }
-                let found = candidate(entry)
-                if !found.values.isEmpty { page.append(found) }
-            }
-        }
+        let related = related ?? []
+        let page = Array(related[relatedOffset..<min(related.count, relatedOffset + count)])
+        relatedOffset += page.count
         delivered += page.count
+        return page
+    }
+
+    /// ``next(_:)``, then, once those are all returned, anyone else who has the field, in the
+    /// server's order: browsing, only on request.
+    public func more(_ count: Int) async throws -> [Candidate] {
+        var page = try await next(count)
+        guard page.count < count, !othersExhausted else { return page }
+        if !othersStarted {
+            var parts = [field.presenceFilter, notNamed]
+            if let valuePrefixFilter { parts.append(.not(valuePrefixFilter)) }
+            others = connection.search(base: base, filter: .and(parts), attributes: attributes).makeAsyncIterator()
+            othersStarted = true
+        }
+        let relatedDNs = Set((related ?? []).map(\.person.dn.string))
+        while page.count < count, var iterator = others {
+            let entry = try await iterator.next()
+            others = iterator
+            guard let entry else {
+                others = nil
+                othersExhausted = true
+                break
+            }
+            guard !named.contains(entry.dn.string), !relatedDNs.contains(entry.dn.string) else { continue }
+            let found = candidate(entry)
+            if !found.values.isEmpty {
+                page.append(found)
+                delivered += 1
+            }
+        }
         return page
     }
 }
@@ -270,11 +298,22 @@ extension AddressBook {
         var withField = TierCollector(limit: limit), without = TierCollector(limit: limit)
         var full = FullMatchCounter()
         var named: Set<String> = [], count = 0
+        var foundByAddress: [Candidate] = []
         let folding = NameFolding()
+        let typedAnAddress = NameMatcher(name).looksLikeAnAddress
         let truncated = try await forEachMatch(of: name, fields: field.map { [$0] } ?? [], also: nil, base: base,
                                                folding: folding) { person, score in
-            count += 1
             let values = field.map { person.values(of: $0) } ?? []
+            // With a field, someone whose address alone matched is no name match (the spec's
+            // "first or last names"): they have the field, or they are no candidate at all;
+            // unless the query was an address, which names them as well as a name would.
+            if field != nil && !score.matchesAName && !typedAnAddress {
+                if !values.isEmpty {
+                    foundByAddress.append(Candidate(person: person, tier: .fieldOnly, score: score, values: values, folding: folding))
+                }
+                return
+            }
+            count += 1
             let candidate: Candidate
             if field != nil && !values.isEmpty {
                 candidate = Candidate(person: person, tier: .fieldAndName, score: score, values: values, folding: folding)
@@ -290,7 +329,8 @@ extension AddressBook {
         }
         var cursor: FieldOnlyCursor?
         if let field {
-            cursor = FieldOnlyCursor(connection: connection, base: base, field: field, matcher: try await nameMatcher(name), named: named)
+            cursor = FieldOnlyCursor(connection: connection, base: base, field: field, matcher: try await nameMatcher(name),
+                                     named: named, found: foundByAddress)
         }
         return Ranking(
             query: name, field: field, fieldAndName: withField.ranked, nameOnly: without.ranked, nameMatches: count,

@@ -11,14 +11,19 @@ extension AddressBook {
     /// 2. One such person with several values, or 3. several people: choose a
     ///    value (or a name-only person, or "add new entry"), then act.
     /// 4. Nobody with both, several people with one of the two: choose the
-    ///    person, then step 5.
+    ///    person ("add new entry" first), then step 5. The people with the field
+    ///    are those whose value relates to the name (an address that starts with
+    ///    a word of it); the others only on request (``ReachMenu/Choice/showMore``).
     /// 5. One person with one of the two: fill in the missing value and/or
-    ///    name, written back value by value, then confirm and act.
-    /// 6. Nobody, or "add new entry": describe the new person, who is added;
-    ///    then confirm and act.
+    ///    name, then confirm and act.
+    /// 6. Nobody, "add new entry", or ``ReachOptions/newEntry``: describe the new
+    ///    person, then confirm and act.
     ///
-    /// After step 5 or 6, reaching the same field and name again goes
-    /// straight to step 1. Cancelling at any step writes nothing and does not act.
+    /// Nothing is written before the last confirmation: what steps 5 and 6 collect
+    /// is written once, when the user says yes, as one atomic modify or add
+    /// (``ReachConfirmation/write``). Cancelling or declining at any step writes
+    /// nothing and does not act. After step 5 or 6, reaching the same field and
+    /// name again goes straight to step 1.
     ///
     /// ```swift
     /// let outcome = try await book.reach(field: "email", name: "Ada Lovelace", presenter: terminal) { person, address in
@@ -29,6 +34,7 @@ extension AddressBook {
     /// - Parameters:
     ///   - field: the field name (see ``FieldRegistry``).
     ///   - name: the person's name, as typed.
+    ///   - options: what the caller already knows (a new person is meant; the value).
     ///   - presenter: draws the steps that need a decision.
     ///   - pageSize: how many field-only people step 4 lists at a time.
     ///   - action: what to do with the chosen person and value.
@@ -36,15 +42,17 @@ extension AddressBook {
     public func reach(
         field fieldName: String,
         name: String,
+        options: ReachOptions = ReachOptions(),
         presenter: some ReachPresenter,
         pageSize: Int = 50,
         action: @Sendable (Person, LDAPValue) async throws -> Void
     ) async throws -> ReachOutcome {
         let field = try await field(named: fieldName)
         let query = try NameQuery(name)
-        let ranking = try await rank(field: field, name: query)
-        let flow = ReachFlow(book: self, field: field, query: query, ranking: ranking, presenter: presenter,
-                             pageSize: max(pageSize, 1))
+        if let value = options.value { try field.validate([value]) }
+        let ranking = try await rank(field: field, name: query).preferring(options.remembered)
+        let flow = ReachFlow(book: self, field: field, query: query, ranking: ranking, options: options,
+                             presenter: presenter, pageSize: max(pageSize, 1))
         do {
             guard let (person, value) = try await flow.run() else { return flow.endedByDecline ? .declined : .cancelled }
             try await action(person, value)
@@ -54,103 +62,113 @@ extension AddressBook {
         }
     }
 
-    /// Adds what step 5 filled in, in one atomic, value-level change: the
-    /// field value (with the auxiliary class if needed) and the names (a
-    /// `givenName`, an `sn` and the matching `cn`). Nothing is replaced.
-    func fillIn(_ person: Person, field: Field, value: LDAPValue?, givenName: String?, surname: String?)
-        async throws -> Person
+    /// The one atomic, value-level change that adds what step 5 filled in: the field value
+    /// (with the auxiliary class if needed) and the names (a `givenName`, an `sn` and the
+    /// matching `cn`). Nothing is replaced. Checked before anything is sent.
+    ///
+    /// - Throws: ``AddressBookError`` for an invalid value or name, or a second value of a
+    ///   single-valued field.
+    func fillInChanges(_ person: Person, field: Field, value: LDAPValue?, givenName: String?, surname: String?)
+        throws -> [LDAPModification]
     {
         var changes: [LDAPModification] = []
-        if let value {
+        if let value, !person.values(of: field).contains(value) {
             try field.validate([value])
-            if field.isSingleValued && !person.values(of: field).isEmpty && !person.values(of: field).contains(value) {
-                throw AddressBookError(.tooManyValues, "\(field.name) holds a single value and \(person.displayName) already has one")
+            if field.isSingleValued && !person.values(of: field).isEmpty {
+                throw AddressBookError(.tooManyValues, "\(field.name) holds a single value and \(person.displayName) already has one; "
+                    + "replace it with ldapbook set --replace")
             }
             if field.needsLDAPBookClass && !person.hasLDAPBookClass {
                 changes.append(.add("objectClass", LDAPValue(LDAPBookSchemaName.objectClass)))
             }
             changes.append(.add(field.attribute, field.stored(value)))
         }
-        let given = givenName?.trimmingWhitespace().nonEmpty
-        let sn = surname?.trimmingWhitespace().nonEmpty
-        if given != nil || sn != nil {
+        if givenName != nil || surname != nil {
             let nameField = Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
-            try nameField.validate([given, sn].compactMap { $0 }.map { LDAPValue($0) })
-            if let given { changes.append(.add("givenName", LDAPValue(given))) }
-            if let sn { changes.append(.add("sn", LDAPValue(sn))) }
-            let full = [given ?? person.givenNames.first, sn ?? person.surnames.first].compactMap { $0 }.joined(separator: " ")
+            try nameField.validate([givenName, surname].compactMap { $0 }.map { LDAPValue($0) })
+            if let givenName { changes.append(.add("givenName", LDAPValue(givenName))) }
+            if let surname { changes.append(.add("sn", LDAPValue(surname))) }
+            let full = [givenName ?? person.givenNames.first, surname ?? person.surnames.first].compactMap { $0 }.joined(separator: " ")
             if !full.isEmpty { changes.append(.add("cn", LDAPValue(full))) }
         }
-        guard !changes.isEmpty else { return person }
-        return try await apply(changes, to: person.dn, reading: [field])
+        return changes
     }
 }
 
-/// One run of the reach flow; see ``AddressBook/reach(field:name:presenter:pageSize:action:)``.
+/// One run of the reach flow; see ``AddressBook/reach(field:name:options:presenter:pageSize:action:)``.
 private final class ReachFlow<Presenter: ReachPresenter> {
     let book: AddressBook
     let field: Field
     let query: NameQuery
     let ranking: Ranking
+    let options: ReachOptions
     let presenter: Presenter
     let pageSize: Int
     private(set) var endedByDecline = false
 
-    init(book: AddressBook, field: Field, query: NameQuery, ranking: Ranking, presenter: Presenter, pageSize: Int) {
+    init(book: AddressBook, field: Field, query: NameQuery, ranking: Ranking, options: ReachOptions, presenter: Presenter,
+         pageSize: Int) {
         self.book = book
         self.field = field
         self.query = query
         self.ranking = ranking
+        self.options = options
         self.presenter = presenter
         self.pageSize = pageSize
     }
 
     /// The chosen person and value, or `nil` when cancelled or declined.
     func run() async throws -> (Person, LDAPValue)? {
+        if options.newEntry { return try await create() }
         let pairs = ranking.fieldAndNamePairs
         // One person matches every word of the name: they are the one meant, whoever else
         // shares a word of it; declining shows everyone.
         if let only = ranking.uniqueFullMatch {
-            if only.values.count == 1 {
-                if try await presenter.confirm(person: only.person, value: only.values[0], field: field) {
-                    return (only.person, only.values[0])
-                }
-                return try await chooseValue()
+            // One value, or the value meant (theirs already, or to be added): confirm it.
+            if only.values.count == 1 || (options.value != nil && !only.values.isEmpty) {
+                return try await confirmOrList(only, only.values[0])
             }
-            if only.values.isEmpty && pairs.isEmpty { return try await edit(only) }
         }
-        if pairs.count == 1 {
-            let (candidate, value) = pairs[0]
-            if try await presenter.confirm(person: candidate.person, value: value, field: field) {
-                return (candidate.person, value)
-            }
-            return try await chooseValue()
+        // The value meant is one person's already: that person.
+        if let wanted = options.value {
+            let holders = pairs.filter { $0.value == wanted }
+            if holders.count == 1 { return try await confirmOrList(holders[0].candidate, wanted) }
         }
-        if pairs.count > 1 {
-            return try await chooseValue()
-        }
+        if pairs.count == 1 { return try await confirmOrList(pairs[0].candidate, pairs[0].value) }
+        if pairs.count > 1 { return try await chooseValue() }
+        // Case 2: the people the name matches, and those whose value relates to it.
         let fieldOnly = try await ranking.fieldOnly?.next(pageSize) ?? []
-        let exhausted = await ranking.fieldOnly?.isExhausted ?? true
+        // The one person the name means, and nobody whose value relates to it: their editor.
+        if let only = ranking.uniqueFullMatch, only.values.isEmpty, fieldOnly.isEmpty { return try await edit(only) }
         let people = ranking.nameOnly + fieldOnly
-        if people.isEmpty {
-            return try await create()
+        if people.isEmpty { return try await create() }
+        if people.count == 1 { return try await edit(people[0]) }
+        return try await choosePerson(people)
+    }
+
+    /// Step 1: confirm; declining opens the list of steps 2 and 3.
+    private func confirmOrList(_ candidate: Candidate, _ value: LDAPValue) async throws -> (Person, LDAPValue)? {
+        let (value, added) = meant(candidate.person, value)
+        if let reached = try await finish(candidate.person, value, adding: added, declining: .opensTheList) {
+            return reached
         }
-        if people.count == 1 && exhausted {
-            return try await edit(people[0])
-        }
-        return try await choosePerson(people, exhausted: exhausted)
+        return try await chooseValue()
     }
 
     /// Steps 2 and 3 (and step 1 declined).
     private func chooseValue() async throws -> (Person, LDAPValue)? {
+        endedByDecline = false
         let items = ranking.fieldAndNamePairs.map { ReachMenu.Item.value($0.candidate, $0.value) }
             + ranking.nameOnly.map { ReachMenu.Item.person($0) }
         let menu = ReachMenu(kind: .values, field: field, query: query, items: items, moreAvailable: false)
         switch try await presenter.choose(from: menu) {
         case .item(let index) where items.indices.contains(index):
             switch items[index] {
-            case .value(let candidate, let value): return (candidate.person, value)
-            case .person(let candidate): return try await edit(candidate)
+            case .value(let candidate, let value):
+                let (value, added) = meant(candidate.person, value)
+                return try await finish(candidate.person, value, adding: added, picked: true)
+            case .person(let candidate):
+                return try await edit(candidate)
             }
         case .addNewEntry:
             return try await create()
@@ -159,76 +177,129 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         }
     }
 
-    /// Step 4, loading more field-only people when asked.
-    private func choosePerson(_ initial: [Candidate], exhausted initiallyExhausted: Bool) async throws -> (Person, LDAPValue)? {
+    /// Step 4, loading more field-only people when asked: more whose value relates to the
+    /// name, then anyone with the field.
+    private func choosePerson(_ initial: [Candidate]) async throws -> (Person, LDAPValue)? {
         var people = initial
-        var exhausted = initiallyExhausted
         while true {
+            let more = await ranking.fieldOnly?.hasMore ?? false
             let menu = ReachMenu(kind: .people, field: field, query: query, items: people.map { .person($0) },
-                                 moreAvailable: !exhausted)
+                                 moreAvailable: more)
             switch try await presenter.choose(from: menu) {
             case .item(let index) where people.indices.contains(index):
                 return try await edit(people[index])
             case .addNewEntry:
                 return try await create()
-            case .showMore where !exhausted:
-                people += try await ranking.fieldOnly?.next(pageSize) ?? []
-                exhausted = await ranking.fieldOnly?.isExhausted ?? true
+            case .showMore where more:
+                people += try await ranking.fieldOnly?.more(pageSize) ?? []
             case .item, .showMore, .cancel:
                 return nil
             }
         }
     }
 
-    /// Step 5: fill in what the person lacks, write it back, then confirm.
+    /// Step 5: fill in what the person lacks, then confirm; written only on yes.
     private func edit(_ candidate: Candidate) async throws -> (Person, LDAPValue)? {
         let guess = query.guessedNames
+        // Someone found by their value alone is named otherwise: their name is what is missing.
+        let needsName = candidate.tier == .fieldOnly
         let request = EditRequest(person: candidate.person, field: field, needsValue: candidate.values.isEmpty,
-                                  needsName: !candidate.score.match.matches,
-                                  suggestedGivenName: guess.given, suggestedSurname: guess.surname)
+                                  needsName: needsName, suggestedGivenName: guess.given, suggestedSurname: guess.surname,
+                                  suggestedValue: options.value)
         guard let answer = try await presenter.edit(request) else { return nil }
-        if request.needsValue && answer.value == nil {
+        var added = Additions()
+        if needsName {
+            added.givenName = answer.givenName?.trimmingWhitespace().nonEmpty
+            added.surname = answer.surname?.trimmingWhitespace().nonEmpty
+        }
+        let person = candidate.person
+        if request.needsValue {
+            guard let value = answer.value ?? options.value else { return nil }
+            added.value = value
+            return try await finish(person, value, adding: added)
+        }
+        // The person has values: the one meant, the only one, or the one chosen.
+        if options.value != nil || candidate.values.count == 1 {
+            let (value, withValue) = meant(person, candidate.values[0])
+            added.value = withValue.value
+            return try await finish(person, value, adding: added)
+        }
+        let items = candidate.values.map { ReachMenu.Item.value(candidate, $0) }
+        let menu = ReachMenu(kind: .values, field: field, query: query, items: items, moreAvailable: false)
+        guard case .item(let index) = try await presenter.choose(from: menu), items.indices.contains(index) else {
             return nil
         }
-        let updated = try await book.fillIn(candidate.person, field: field, value: request.needsValue ? answer.value : nil,
-                                            givenName: request.needsName ? answer.givenName : nil,
-                                            surname: request.needsName ? answer.surname : nil)
-        let values = updated.values(of: field)
-        let value: LDAPValue
-        if let entered = answer.value, request.needsValue {
-            value = entered
-        } else if values.count == 1 {
-            value = values[0]
-        } else {
-            let refreshed = Candidate(person: updated, tier: .fieldAndName, score: candidate.score, values: values)
-            let items = values.map { ReachMenu.Item.value(refreshed, $0) }
-            let menu = ReachMenu(kind: .values, field: field, query: query, items: items, moreAvailable: false)
-            guard case .item(let index) = try await presenter.choose(from: menu), items.indices.contains(index) else {
-                return nil
-            }
-            return (updated, values[index])
-        }
-        return try await confirm(updated, value)
+        return try await finish(person, candidate.values[index], adding: added)
     }
 
-    /// Step 6: describe and add a new person, then confirm.
+    /// Step 6: describe a new person, then confirm; added only on yes.
     private func create() async throws -> (Person, LDAPValue)? {
+        endedByDecline = false
         let guess = query.guessedNames
-        let request = CreateRequest(field: field, suggestedGivenName: guess.given, suggestedSurname: guess.surname)
+        let request = CreateRequest(field: field, suggestedGivenName: guess.given, suggestedSurname: guess.surname,
+                                    suggestedValue: options.value)
         guard let answer = try await presenter.create(request) else { return nil }
+        let newPerson = NewPerson(givenName: answer.givenName, surname: answer.surname, values: [(field, [answer.value])])
+        // Checked, and shown as it will be, before anything is asked or sent.
+        let draft = Person(entry: try book.draftEntry(for: newPerson))
         let namesakes = try await book.namesakes(givenName: answer.givenName, surname: answer.surname)
         if !namesakes.isEmpty { try await presenter.noteNamesakes(namesakes, of: answer) }
-        let person = try await book.add(NewPerson(givenName: answer.givenName, surname: answer.surname,
-                                                  values: [(field, [answer.value])]))
-        return try await confirm(person, answer.value)
+        let confirmation = ReachConfirmation(person: draft, value: answer.value, field: field, write: .newPerson(newPerson))
+        guard try await presenter.confirm(confirmation) else {
+            endedByDecline = true
+            return nil
+        }
+        return (try await book.add(newPerson), answer.value)
     }
 
-    private func confirm(_ person: Person, _ value: LDAPValue) async throws -> (Person, LDAPValue)? {
-        if try await presenter.confirm(person: person, value: value, field: field) {
-            return (person, value)
+    /// What a person with values is reached by: `value`, or ``ReachOptions/value``, which
+    /// is added when they lack it.
+    private func meant(_ person: Person, _ value: LDAPValue) -> (LDAPValue, Additions) {
+        guard let wanted = options.value else { return (value, Additions()) }
+        return (wanted, Additions(value: person.values(of: field).contains(wanted) ? nil : wanted))
+    }
+
+    /// What declining the last confirmation does.
+    private enum Declining { case ends, opensTheList }
+
+    /// The last step: asks to act on `value` of `person`, with `added` written first, once,
+    /// when the user says yes. A value `picked` from a list is acted on without asking again,
+    /// unless something is to be written.
+    private func finish(_ person: Person, _ value: LDAPValue, adding added: Additions,
+                        declining: Declining = .ends, picked: Bool = false) async throws -> (Person, LDAPValue)? {
+        // Checked before anything is asked: a refusal says why, and nothing is sent.
+        let changes = try book.fillInChanges(person, field: field, value: added.value, givenName: added.givenName,
+                                             surname: added.surname)
+        let write: ReachWrite? = changes.isEmpty ? nil
+            : .fillIn(value: added.value, givenName: added.givenName, surname: added.surname)
+        if picked && changes.isEmpty { return (person, value) }
+        let confirmation = ReachConfirmation(person: person.adding(changes), value: value, field: field, write: write)
+        guard try await presenter.confirm(confirmation) else {
+            if declining == .ends { endedByDecline = true }
+            return nil
         }
-        endedByDecline = true
-        return nil
+        guard !changes.isEmpty else { return (person, value) }
+        return (try await book.apply(changes, to: person.dn, reading: [field]), value)
+    }
+}
+
+/// What step 5 collected, to be added to a person when the user confirms.
+private struct Additions {
+    var value: LDAPValue?
+    var givenName: String?
+    var surname: String?
+}
+
+extension Person {
+    /// The person with `additions` made in memory: what a confirmation shows before they are sent.
+    func adding(_ additions: [LDAPModification]) -> Person {
+        var entry = self.entry
+        for change in additions {
+            var values = entry[change.attribute]
+            for value in change.values where !values.contains(value) { values.append(value) }
+            entry[change.attribute] = values
+        }
+        return Person(entry: entry)
     }
 }
 

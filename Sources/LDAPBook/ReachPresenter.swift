@@ -8,8 +8,9 @@ import LDAPKit
 /// `CancellationError`, cancels the flow: nothing is written and the action
 /// does not run.
 public protocol ReachPresenter: Sendable {
-    /// Step 1: asks whether to act on `person`'s `value`.
-    func confirm(person: Person, value: LDAPValue, field: Field) async throws -> Bool
+    /// The last step: asks whether to act on a person's value, once what the flow collected
+    /// is written (``ReachConfirmation/write``). Saying no writes nothing.
+    func confirm(_ confirmation: ReachConfirmation) async throws -> Bool
     /// Steps 2–4: asks which value or person is meant.
     func choose(from menu: ReachMenu) async throws -> ReachMenu.Choice
     /// Step 5: asks for what `request.person` lacks: the field value and/or the name.
@@ -27,15 +28,52 @@ extension ReachPresenter {
     public func noteNamesakes(_ namesakes: [Person], of answer: CreateAnswer) async throws {}
 }
 
+/// What the flow asks before it acts: the person, the value, and what will be written first.
+public struct ReachConfirmation: Sendable {
+    /// The person as they will be once ``write`` is made (a new person's entry, not yet added,
+    /// has no DN of its own yet).
+    public let person: Person
+    /// The value the action gets.
+    public let value: LDAPValue
+    /// The field being reached.
+    public let field: Field
+    /// What saying yes writes first, in one atomic modify or add; `nil` when nothing is written.
+    public let write: ReachWrite?
+}
+
+/// What the flow writes, once, when the user confirms.
+public enum ReachWrite: Sendable {
+    /// Adds to an existing person what was filled in: a value of the field, a first name and
+    /// a last name (each optional), keeping every value there.
+    case fillIn(value: LDAPValue?, givenName: String?, surname: String?)
+    /// Adds a new person.
+    case newPerson(NewPerson)
+
+    /// What it writes, in words: "adds email ada@example.com and the name Ada Lovelace".
+    public func summary(field: Field) -> String {
+        switch self {
+        case .fillIn(let value, let given, let surname):
+            var parts: [String] = []
+            if let value { parts.append("\(field.name) \(field.kind.isBinary ? "<\(value.count) bytes>" : value.lossyString)") }
+            let name = [given, surname].compactMap { $0 }.joined(separator: " ")
+            if !name.isEmpty { parts.append("the name \(name)") }
+            return "adds " + parts.joined(separator: " and ")
+        case .newPerson(let person):
+            return "adds a new entry for \(person.commonName)"
+        }
+    }
+}
+
 /// A list to choose from: the field-and-name values, or the people of case 2,
-/// with "add new entry" always offered.
+/// with "add new entry" always offered (first in the people's list, as the spec's top bar).
 public struct ReachMenu: Sendable {
     /// What the items are.
     public enum Kind: Sendable, Hashable {
         /// Steps 2 and 3: every (person, value) pair of the field-and-name
         /// tier, then the name-only people.
         case values
-        /// Step 4: the name-only people, then the field-only people.
+        /// Step 4: the name-only people, then the field-only people whose value relates to
+        /// the name.
         case people
     }
 
@@ -60,7 +98,8 @@ public struct ReachMenu: Sendable {
         case item(Int)
         /// Add a new entry (step 6).
         case addNewEntry
-        /// Load more field-only people (only when ``moreAvailable``).
+        /// Load more field-only people (only when ``moreAvailable``): more whose value relates
+        /// to the name, then, on request, anyone with the field.
         case showMore
         /// Stop: nothing is written.
         case cancel
@@ -92,6 +131,8 @@ public struct EditRequest: Sendable {
     public let suggestedGivenName: String?
     /// The surname the query suggests.
     public let suggestedSurname: String
+    /// The value the caller already gave (``ReachOptions/value``), if any.
+    public let suggestedValue: LDAPValue?
 
     /// Why `value` cannot be the field's value, or `nil` when it can.
     public func problem(with value: LDAPValue) -> String? {
@@ -124,6 +165,8 @@ public struct CreateRequest: Sendable {
     public let suggestedGivenName: String?
     /// The surname guessed from the query.
     public let suggestedSurname: String
+    /// The value the caller already gave (``ReachOptions/value``), if any.
+    public let suggestedValue: LDAPValue?
 
     /// Why `value` cannot be the field's value, or `nil` when it can.
     public func problem(with value: LDAPValue) -> String? {
@@ -148,11 +191,32 @@ public struct CreateAnswer: Sendable {
     }
 }
 
+/// What the caller of a reach already knows, besides what the presenter answers.
+public struct ReachOptions: Sendable {
+    /// Go straight to describing a new person (the spec's "add new entry"), whoever matches.
+    public var newEntry: Bool
+    /// The value meant. A new person or a person without the field is offered it; a person
+    /// with other values gets it added (after the confirmation, like any write); a person
+    /// who has it uses it. A single-valued field that holds another value refuses it.
+    public var value: LDAPValue?
+
+    /// The people chosen before for this field and name (``ReachHistory``), by DN, most often
+    /// first: each comes first among the people who match as well.
+    public var remembered: [String]
+
+    /// Options for a reach.
+    public init(newEntry: Bool = false, value: LDAPValue? = nil, remembered: [String] = []) {
+        self.newEntry = newEntry
+        self.value = value
+        self.remembered = remembered
+    }
+}
+
 /// How reaching someone ended.
 public enum ReachOutcome: Sendable {
     /// The action ran on this person's value.
     case reached(Person, LDAPValue)
-    /// The user said no at the confirmation; the action did not run.
+    /// The user said no at the confirmation; nothing was written and the action did not run.
     case declined
     /// The user cancelled; nothing was written and the action did not run.
     case cancelled

@@ -272,7 +272,7 @@ func seconds(_ duration: Duration) -> Double {
 
 /// Confirms every single match; the resolver's flow needs no other answer for a resolved name.
 struct ConfirmingPresenter: ReachPresenter {
-    func confirm(person: Person, value: LDAPValue, field: Field) async throws -> Bool { true }
+    func confirm(_ confirmation: ReachConfirmation) async throws -> Bool { true }
     func choose(from menu: ReachMenu) async throws -> ReachMenu.Choice { throw BenchError("the name did not resolve to one value") }
     func edit(_ request: EditRequest) async throws -> EditAnswer? { nil }
     func create(_ request: CreateRequest) async throws -> CreateAnswer? { nil }

@@ -7,12 +7,9 @@ import TerminalUI
 struct ReachAnswers: Sendable {
     /// `--yes`: confirm.
     var yes = false
-    /// `--pick N`: the Nth item (1-based, as listed) of the first list.
-    var pick: Int?
-    /// `--new`: choose "add new entry" in the first list.
-    var new = false
-    /// `--value V`: the missing field value.
-    var value: String?
+    /// `--pick`, in order: the answer to each list the flow shows, one after the other: a
+    /// number as listed (from 1), a DN, or a value.
+    var picks: [String] = []
     /// `--given G`: the first name for a new or edited record.
     var givenName: String?
     /// `--surname S`: the last name for a new or edited record.
@@ -26,12 +23,15 @@ struct ReachAnswers: Sendable {
 final class CommandLinePresenter: ReachPresenter {
     private let answers: ReachAnswers
     private let prompter: (any Prompter)?
-    /// `--pick` and `--new` answer the first list only.
-    private let listAnswered = Mutex(false)
+    /// What the action does, for the confirmation's question.
+    private let action: ReachAction
+    /// How many `--pick` answers the lists have taken.
+    private let picksTaken = Mutex(0)
 
     /// - Parameter prompter: where to ask; `nil` under `--no-input`.
-    init(answers: ReachAnswers, prompter: (any Prompter)?) {
+    init(answers: ReachAnswers, action: ReachAction, prompter: (any Prompter)?) {
         self.answers = answers
+        self.action = action
         self.prompter = prompter
     }
 
@@ -46,9 +46,12 @@ final class CommandLinePresenter: ReachPresenter {
         field.kind.isBinary ? "<\(value.count) bytes>" : value.lossyString
     }
 
-    func confirm(person: Person, value: LDAPValue, field: Field) async throws -> Bool {
+    func confirm(_ confirmation: ReachConfirmation) async throws -> Bool {
         if answers.yes { return true }
-        let question = "Use \(field.name) \(Self.shown(value, field)) of \(person.displayName)?"
+        var question = action.question(confirmation)
+        if let write = confirmation.write {
+            question = "This \(write.summary(field: confirmation.field)) to \(confirmation.person.displayName). " + question
+        }
         let prompter = try askOrFail("\(question) (answer with --yes)")
         do {
             return try await prompter.confirm(question, defaultAnswer: false)
@@ -83,42 +86,53 @@ final class CommandLinePresenter: ReachPresenter {
     }
 
     func choose(from menu: ReachMenu) async throws -> ReachMenu.Choice {
-        let firstList = listAnswered.withLock { answered in
-            defer { answered = true }
-            return !answered
-        }
-        if firstList && answers.new { return .addNewEntry }
-        if firstList, let pick = answers.pick {
-            guard menu.items.indices.contains(pick - 1) else {
-                throw CommandFailure(.usage, "--pick \(pick): the list has \(menu.items.count) entr\(menu.items.count == 1 ? "y" : "ies")")
-            }
-            return .item(pick - 1)
-        }
         let items = Self.items(of: menu)
+        // Each list takes the next --pick; nothing is written before the end, so the numbers
+        // of every list are those it shows.
+        let pick = picksTaken.withLock { taken -> String? in
+            guard taken < answers.picks.count else { return nil }
+            taken += 1
+            return answers.picks[taken - 1]
+        }
+        if let pick { return .item(try Self.item(pick, in: menu)) }
         let title = menu.kind == .values
             ? "Which \(menu.field.name) for \"\(menu.query)\"?"
             : "Who is \"\(menu.query)\"? (choose to fill in what is missing)"
         let listing = items.enumerated().map { "  \($0.offset + 1)) \($0.element.title) — \($0.element.detail ?? "")" }
-            .joined(separator: "\n") + "\n  (--pick N, or --new to add a new entry)"
+            .joined(separator: "\n") + "\n  (--pick N, a DN or a value; or --new to add a new entry)"
         let prompter = try askOrFail(title, listing)
         switch try await prompter.pick(title: title, items: items, extraAction: "add new entry",
-                                       moreAvailable: menu.moreAvailable,
+                                       extraActionFirst: menu.kind == .people, moreAvailable: menu.moreAvailable,
                                        filter: Self.filter(items, people: menu.items.map(\.candidate.person))) {
         case .item(let index): return .item(index)
         case .extra: return .addNewEntry
+        case .more: return .showMore
         case .cancelled: return .cancel
         }
     }
 
-    func edit(_ request: EditRequest) async throws -> EditAnswer? {
-        // With one candidate the flow goes straight to filling them in, with no list for --new
-        // to answer; --given and --surname were meant for a new entry, not for this person's.
-        if answers.new && !listAnswered.withLock({ $0 }) {
-            let person = request.person.displayName
-            let reason = request.needsName ? "who has \(request.field.name) under another name" : "who has no \(request.field.name)"
-            throw CommandFailure(.usage, "--new: the only candidate is \(person), \(reason), so there is no list to add a new "
-                + "entry from; add the new person with ldapbook add, or leave out --new to fill in \(person)")
+    /// The index of the item `pick` names: a number as listed, a DN, or a value shown.
+    static func item(_ pick: String, in menu: ReachMenu) throws -> Int {
+        if let number = Int(pick) {
+            guard menu.items.indices.contains(number - 1) else {
+                throw CommandFailure(.usage, "--pick \(number): the list has \(menu.items.count) entr\(menu.items.count == 1 ? "y" : "ies")")
+            }
+            return number - 1
         }
+        if let dn = try? DistinguishedName(parsing: pick),
+           let index = menu.items.firstIndex(where: { $0.candidate.person.dn == dn }) {
+            return index
+        }
+        if let index = menu.items.firstIndex(where: { item in
+            if case .value(_, let value) = item { return value.lossyString == pick }
+            return item.candidate.values.contains { $0.lossyString == pick }
+        }) {
+            return index
+        }
+        throw CommandFailure(.usage, "--pick \(Diagnostics.quoting(pick)): no entry of the list has that number, DN or value")
+    }
+
+    func edit(_ request: EditRequest) async throws -> EditAnswer? {
         var answer = EditAnswer()
         if request.needsName {
             // Names given on the command line are taken as they are, none completed by a guess:
@@ -127,8 +141,8 @@ final class CommandLinePresenter: ReachPresenter {
             answer.givenName = named ? answers.givenName : request.suggestedGivenName
             answer.surname = named ? answers.surname : request.suggestedSurname
         }
-        if request.needsValue, let value = answers.value {
-            answer.value = LDAPValue(value)
+        if request.needsValue, let value = request.suggestedValue {
+            answer.value = value
         }
         let valueMissing = request.needsValue && answer.value == nil
         // Names guessed from the query are only a suggestion: someone found by the field alone
@@ -167,8 +181,8 @@ final class CommandLinePresenter: ReachPresenter {
     func create(_ request: CreateRequest) async throws -> CreateAnswer? {
         let given = answers.givenName ?? request.suggestedGivenName
         let surname = answers.surname ?? request.suggestedSurname
-        if let value = answers.value {
-            return CreateAnswer(givenName: given, surname: surname, value: LDAPValue(value))
+        if let value = request.suggestedValue {
+            return CreateAnswer(givenName: given, surname: surname, value: value)
         }
         let prompter = try askOrFail("a new entry's \(request.field.name) (answer with --value)")
         let fields = [

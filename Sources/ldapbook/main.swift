@@ -22,7 +22,7 @@ let parser = CommandLineParser(
     programName: "ldapbook",
     abstract: "An address book on your LDAP directory: find people and act on their details.",
     globalOptions: ConnectionOptions.specs,
-    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec, ServerConfig.spec,
+    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec, History.spec, ServerConfig.spec,
                Documentation.completionSpec, Documentation.manpageSpec])
 
 /// Runs the command line and returns the exit code.
@@ -47,11 +47,16 @@ func run() async -> ExitCode {
         case Export.spec.name: return try await Export.run(parsed)
         case Schema.spec.name: return try await Schema.run(parsed)
         case Local.spec.name: return try await Local.run(parsed)
+        case History.spec.name: return try await History.run(parsed)
         case ServerConfig.spec.name: return try ServerConfig.run(parsed)
         case Documentation.completionSpec.name: return try Documentation.runCompletion(parsed, parser: parser)
         case Documentation.manpageSpec.name: return Documentation.runManpage(parser: parser)
         default: return .usage
         }
+    } catch let failed as CommandStatus {
+        // The command reach ran failed: its status is the outcome, as a shell would report it.
+        Diagnostics.say(failed.message)
+        exit(failed.status)
     } catch {
         let (code, message) = ExitCode.forError(error)
         Diagnostics.say(message)

@@ -70,7 +70,7 @@ struct AdminCommandTests {
         #expect(unreadable.stderr.contains("no such file or directory"))
     }
 
-    @Test("photo writes the first matching person's JPEG; no photo is exit 1")
+    @Test("photo writes the JPEG of the person meant; no photo is exit 1, never someone else's")
     func photo() async throws {
         let server = try await CLI.shared()
         let (_, base) = try await CLI.container(server, people: [("Ada", "Lovelace", []), ("Adam", "Smith", [])])
@@ -84,11 +84,13 @@ struct AdminCommandTests {
         try Data("GIF89a".utf8).write(to: notJPEG)
         #expect(try CLI.run(["set", "adam", "photo=@\(notJPEG.path)"] + arguments).status == 65)
         #expect(try CLI.run(["set", "adam", "photo=@\(file.path)"] + arguments).status == 0)
-        let found = try CLI.run(["photo", "ada"] + arguments)
+        // "ada" means Ada, the one whose name it is whole: Adam's photo is not hers.
+        #expect(try CLI.run(["photo", "ada"] + arguments).status == 1)
+        let found = try CLI.run(["photo", "adam"] + arguments)
         #expect(found.status == 0, "\(found.stderr)")
         #expect(found.stdoutBytes == Self.jpeg, "stdout is a pipe, so the bytes go there")
         let output = server.directory.appendingPathComponent("out.jpg")
-        #expect(try CLI.run(["photo", "ada", "-o", output.path] + arguments).status == 0)
+        #expect(try CLI.run(["photo", "smith", "-o", output.path] + arguments).status == 0)
         #expect([UInt8](try Data(contentsOf: output)) == Self.jpeg)
     }
 

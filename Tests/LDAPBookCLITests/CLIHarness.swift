@@ -58,6 +58,13 @@ enum CLI {
                       stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: [UInt8](outData))
     }
 
+    /// The state directory of every ldapbook the tests run (``ReachHistory``): one per test run.
+    static let stateHome: URL = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ldapbook-state-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }()
+
     /// ldapbook (or `launcher` running `binary`) with `arguments`, not started, its standard
     /// output and error going to the pipes returned.
     private static func process(_ arguments: [String], environment: [String: String], launcher: [String] = [],
@@ -72,6 +79,8 @@ enum CLI {
         }
         var env = ProcessInfo.processInfo.environment
         env["LDAPNOINIT"] = "1"
+        // What reach remembers stays with the tests' process, never in the user's own state.
+        env["XDG_STATE_HOME"] = stateHome.path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = Pipe(), err = Pipe()

@@ -117,6 +117,6 @@ struct NameMatchingCommandTests {
         let smiths = try CLI.run(["show", "smith", "--no-input"] + arguments)
         #expect(smiths.status == 3, "several Smiths: a list")
         let adam = try CLI.run(["reach", "email", "adam", "smith", "--no-input"] + arguments)
-        #expect(adam.status == 3 && adam.stderr.contains("Use email"), "a confirmation, not a list: \(adam.stderr)")
+        #expect(adam.status == 3 && adam.stderr.contains("Print email"), "a confirmation, not a list: \(adam.stderr)")
     }
 }

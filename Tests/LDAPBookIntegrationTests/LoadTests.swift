@@ -5,7 +5,7 @@ import Testing
 
 /// Picks the first item of any list and confirms a single match.
 private struct PicksFirst: ReachPresenter {
-    func confirm(person: Person, value: LDAPValue, field: Field) async throws -> Bool { true }
+    func confirm(_ confirmation: ReachConfirmation) async throws -> Bool { true }
     func choose(from menu: ReachMenu) async throws -> ReachMenu.Choice { menu.items.isEmpty ? .cancel : .item(0) }
     func edit(_ request: EditRequest) async throws -> EditAnswer? { nil }
     func create(_ request: CreateRequest) async throws -> CreateAnswer? { nil }

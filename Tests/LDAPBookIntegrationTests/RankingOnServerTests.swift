@@ -33,9 +33,10 @@ struct RankingOnServerTests {
         #expect(ranking.nameOnly.map { $0.person.commonNames[0] } == ["Bob Lovelace"])
         let cursor = try #require(ranking.fieldOnly)
         let fieldOnly = try await cursor.next(10)
-        // A value starting with a query word comes first.
-        #expect(fieldOnly.map { $0.person.commonNames[0] } == ["Zed Zulu", "Carol Danvers"])
+        // Only a value starting with a word of the query makes a candidate: Carol's does not.
+        #expect(fieldOnly.map { $0.person.commonNames[0] } == ["Zed Zulu"])
         #expect(await cursor.isExhausted)
+        #expect(try await cursor.more(10).map { $0.person.commonNames[0] } == ["Carol Danvers"], "only when asked for more")
         #expect(ranking.fieldAndName[0].explanation(for: ranking.query)
                 == "tier field-and-name; ada: first name Ada (exact); love: last name Lovelace (prefix); 1 value")
     }
@@ -79,7 +80,7 @@ struct RankingOnServerTests {
 
 @Suite("A field-only tier of 50,000 people")
 struct LargeFieldOnlyTierTests {
-    @Test("returns its first page without reading the rest")
+    @Test("browsed on request, returns its first page without reading the rest")
     func firstPageOnly() async throws {
         // Anonymous searches may return at most 1,000 entries in all, even
         // paged: reading the whole tier would fail, so a first page that
@@ -100,17 +101,16 @@ struct LargeFieldOnlyTierTests {
             operationTimeout: .seconds(30), pageSize: 100, systemDefaults: .ignored))
         let book = AddressBook(connection: connection)
 
-        let presenter = ScriptedPresenter([.choose(.showMore), .choose(.cancel)])
-        let outcome = try await book.reach(field: "email", name: "Ada", presenter: presenter, pageSize: 50) { _, _ in }
-        guard case .cancelled = outcome else { Issue.record("expected cancel, got \(outcome)"); return }
-        guard case .menu(let first) = presenter.shown[0], case .menu(let second) = presenter.shown[1] else {
-            Issue.record("expected two menus"); return
-        }
-        #expect(first.kind == .people)
-        #expect(first.items.count == 50)
-        #expect(first.moreAvailable)
-        #expect(second.items.count == 100)
-        #expect(first.items.allSatisfy { $0.candidate.tier == .fieldOnly })
+        let ranking = try await book.rank(field: try await book.field(named: "email"), name: try NameQuery("Ada"))
+        let cursor = try #require(ranking.fieldOnly)
+        #expect(try await cursor.next(50).isEmpty, "nobody's address has anything of ada: no candidate")
+        let first = try await cursor.more(50)
+        #expect(first.count == 50)
+        #expect(await cursor.hasMore)
+        let second = try await cursor.more(50)
+        #expect(second.count == 50)
+        #expect(Set((first + second).map(\.person.dn.string)).count == 100)
+        #expect((first + second).allSatisfy { $0.tier == .fieldOnly })
 
         // The limit is real: reading everything does fail.
         let error = await #expect(throws: LDAPError.self) {

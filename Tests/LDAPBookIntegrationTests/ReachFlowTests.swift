@@ -96,7 +96,7 @@ struct ReachFlowTests {
         guard case .reached(let person, _) = outcome else { Issue.record("not reached: \(outcome)"); return }
         guard case .menu(let menu) = presenter.shown[0] else { Issue.record("no menu"); return }
         #expect(menu.kind == .people)
-        #expect(menu.items.map { $0.candidate.tier } == [.nameOnly, .nameOnly, .fieldOnly])
+        #expect(menu.items.map { $0.candidate.tier } == [.nameOnly, .nameOnly], "Zed's address has nothing of ada: no candidate")
         #expect(log.all.map(\.1) == ["ada@example.com"])
 
         let again = ScriptedPresenter([.confirm(true)])
@@ -122,17 +122,17 @@ struct ReachFlowTests {
         #expect(again.shown.count == 1)
     }
 
-    @Test("5: one person whose name does not match: add the name, then confirm")
+    @Test("5: one person whose name does not match but whose address does: add the name, then confirm")
     func stepFiveName() async throws {
-        let book = try await book([("Augusta", "King", ["augusta@example.com"])])
+        let book = try await book([("Augusta", "King", ["lovelace@example.com"])])
         let presenter = ScriptedPresenter([.edit(EditAnswer(givenName: "Ada", surname: "Lovelace")), .confirm(true)])
         let log = ActionLog()
         try await book.reach(field: "email", name: "Ada Lovelace", presenter: presenter) { log.record($0, $1) }
         guard case .edit(let request) = presenter.shown[0] else { Issue.record("no edit"); return }
         #expect(request.needsName && !request.needsValue)
         #expect(request.suggestedGivenName == "Ada" && request.suggestedSurname == "Lovelace")
-        #expect(log.all.map(\.1) == ["augusta@example.com"])
-        let person = try #require(try await book.connection.search(filter: .equal("mail", "augusta@example.com")).collect().first)
+        #expect(log.all.map(\.1) == ["lovelace@example.com"])
+        let person = try #require(try await book.connection.search(filter: .equal("mail", "lovelace@example.com")).collect().first)
         #expect(Set(person.strings("givenName")) == ["Augusta", "Ada"])
         #expect(Set(person.strings("sn")) == ["King", "Lovelace"])
         let again = ScriptedPresenter([.confirm(true)])
@@ -142,8 +142,8 @@ struct ReachFlowTests {
 
     @Test("5 with cn-named entries: adding a name keeps the RDN's value, so the DN stays valid without a rename")
     func nameAddedUnderCommonNameRDN() async throws {
-        let book = try await book([("Augusta", "King", ["augusta@example.com"])])
-        let before = try #require(try await book.connection.search(filter: .equal("mail", "augusta@example.com")).collect().first)
+        let book = try await book([("Augusta", "King", ["lovelace@example.com"])])
+        let before = try #require(try await book.connection.search(filter: .equal("mail", "lovelace@example.com")).collect().first)
         #expect(before.dn.rdn?.attributes.first?.type == "cn")
         let presenter = ScriptedPresenter([.edit(EditAnswer(givenName: "Ada", surname: "Lovelace")), .confirm(true)])
         try await book.reach(field: "email", name: "Ada Lovelace", presenter: presenter) { _, _ in }
@@ -222,6 +222,128 @@ struct ReachFlowTests {
         let outcome = try await book.reach(field: "email", name: "ada", presenter: presenter) { log.record($0, $1) }
         if case .reached = outcome { Issue.record("reached despite cancelling") }
         #expect(log.all.isEmpty)
+        #expect(try await snapshot(book) == before)
+    }
+
+    @Test("every way out of every path writes nothing: cancel, decline, the last confirmation declined", arguments: [
+        "edit cancelled", "edit declined", "create cancelled", "create declined", "value list cancelled after names",
+        "field-only list cancelled", "added value declined", "new entry declined after the list",
+    ])
+    func everyWayOutWritesNothing(_ path: String) async throws {
+        let book = try await book([
+            ("Ada", "Lovelace", []), ("Augusta", "King", ["ada.king@example.com", "augusta@example.com"]),
+            ("Grace", "Hopper", ["grace@example.com"]),
+        ])
+        let before = try await snapshot(book)
+        let (name, options, script): (String, ReachOptions, [ScriptedPresenter.Answer]) = switch path {
+        case "edit cancelled": ("lovelace", ReachOptions(), [.edit(nil)])
+        case "edit declined": ("lovelace", ReachOptions(), [.edit(EditAnswer(value: "ada@example.com")), .confirm(false)])
+        case "create cancelled": ("Yolanda Nobody", ReachOptions(), [.create(nil)])
+        case "create declined": ("Yolanda Nobody", ReachOptions(),
+                                 [.create(CreateAnswer(givenName: "Yolanda", surname: "Nobody", value: "y@example.com")), .confirm(false)])
+        case "value list cancelled after names": ("ada", ReachOptions(),
+                                                 [.choose(.item(1)), .edit(EditAnswer(givenName: "Ada", surname: "King")), .choose(.cancel)])
+        case "field-only list cancelled": ("ada", ReachOptions(), [.choose(.cancel)])
+        case "added value declined": ("grace hopper", ReachOptions(value: "amazing@example.com"), [.confirm(false), .choose(.cancel)])
+        default: ("grace", ReachOptions(), [.confirm(false), .choose(.addNewEntry),
+                                            .create(CreateAnswer(givenName: "Grace", surname: "Murray", value: "murray@example.com")),
+                                            .confirm(false)])
+        }
+        let presenter = ScriptedPresenter(script)
+        let log = ActionLog()
+        let outcome = try await book.reach(field: "email", name: name, options: options, presenter: presenter) { log.record($0, $1) }
+        if case .reached = outcome { Issue.record("reached on \(path)") }
+        #expect(presenter.unusedAnswers == 0, "\(path): \(presenter.shown)")
+        #expect(log.all.isEmpty)
+        #expect(try await snapshot(book) == before, "\(path) wrote")
+    }
+
+    @Test("what the flow fills in is written once, after the last confirmation, which says what it writes")
+    func oneWriteAtTheEnd() async throws {
+        let book = try await book([("Augusta", "King", ["ada.king@example.com", "augusta@example.com"])])
+        let presenter = ScriptedPresenter([.edit(EditAnswer(givenName: "Ada", surname: "Lovelace")), .choose(.item(0)), .confirm(true)])
+        let outcome = try await book.reach(field: "email", name: "Ada Lovelace", presenter: presenter) { _, _ in }
+        guard case .reached(let person, let value) = outcome else { Issue.record("not reached: \(outcome)"); return }
+        #expect(value == "ada.king@example.com")
+        guard case .confirm(let shown, _, let write) = presenter.shown[2] else { Issue.record("no confirmation"); return }
+        #expect(shown.displayName.contains("Augusta") || shown.givenNames.contains("Ada"))
+        guard case .fillIn(let added, let given, let surname)? = write else { Issue.record("no write announced"); return }
+        #expect(added == nil && given == "Ada" && surname == "Lovelace")
+        #expect(Set(person.givenNames) == ["Augusta", "Ada"])
+    }
+
+    @Test("field-only candidates are the people whose value starts with a word of the name, never everyone with the field")
+    func plausibleCandidatesOnly() async throws {
+        let strangers: [(String?, String, [String])] = (1...12).map { ("Person\($0)", "Stranger", ["p\($0)@example.com"]) }
+        // Alan has no email, and nobody's address has anything of alan: straight to his editor.
+        var book = try await self.book([("Alan", "Turing", [])] + strangers)
+        var presenter = ScriptedPresenter([.edit(nil)])
+        _ = try await book.reach(field: "email", name: "alan", presenter: presenter) { _, _ in }
+        guard case .edit(let request) = presenter.shown.first else { Issue.record("no editor: \(presenter.shown)"); return }
+        #expect(request.person.givenNames == ["Alan"] && request.needsValue)
+
+        // One address starts with alan: the list holds Alan and that person, "add new entry" offered.
+        book = try await self.book([("Alan", "Turing", []), ("Bob", "Builder", ["alan.t@example.com"])] + strangers)
+        presenter = ScriptedPresenter([.choose(.cancel)])
+        _ = try await book.reach(field: "email", name: "alan", presenter: presenter) { _, _ in }
+        guard case .menu(let menu) = presenter.shown.first else { Issue.record("no list"); return }
+        #expect(menu.items.map { $0.candidate.person.surnames[0] } == ["Turing", "Builder"])
+        #expect(menu.items.map { $0.candidate.tier } == [.nameOnly, .fieldOnly])
+        #expect(menu.moreAvailable, "the others with an email only on request")
+
+        // Nobody: straight to creating the entry.
+        book = try await self.book(strangers)
+        presenter = ScriptedPresenter([.create(nil)])
+        _ = try await book.reach(field: "email", name: "yolanda", presenter: presenter) { _, _ in }
+        guard case .create = presenter.shown.first else { Issue.record("no create step: \(presenter.shown)"); return }
+    }
+
+    @Test("asked for, more shows the people whose value relates to the name, then anyone with the field")
+    func browsingOnRequest() async throws {
+        let book = try await book([("Alan", "Turing", []), ("Alan", "Kay", []), ("Zed", "Other", ["zed@example.com"])])
+        let presenter = ScriptedPresenter([.choose(.showMore), .choose(.cancel)])
+        _ = try await book.reach(field: "email", name: "alan", presenter: presenter) { _, _ in }
+        guard case .menu(let first) = presenter.shown[0], case .menu(let second) = presenter.shown[1] else {
+            Issue.record("no lists"); return
+        }
+        #expect(first.items.count == 2 && first.moreAvailable)
+        #expect(second.items.count == 3 && !second.moreAvailable)
+    }
+
+    @Test("--new is a new person even when a confirmation would come first; a value for someone with values is added after yes")
+    func optionsMeanWhatTheySay() async throws {
+        let book = try await book([("Pieter", "van der Berg", ["pieter@example.com"])])
+        let created = ScriptedPresenter([.create(CreateAnswer(givenName: "Johannes", surname: "van der Waals", value: "jd@waals.example")),
+                                         .confirm(true)])
+        let outcome = try await book.reach(field: "email", name: "van der Waals", options: ReachOptions(newEntry: true),
+                                           presenter: created) { _, _ in }
+        guard case .reached(let person, let value) = outcome else { Issue.record("not reached"); return }
+        #expect(person.surnames == ["van der Waals"] && value == "jd@waals.example")
+
+        let added = ScriptedPresenter([.confirm(true)])
+        let second = try await book.reach(field: "email", name: "pieter", options: ReachOptions(value: "pvdb@example.com"),
+                                          presenter: added) { _, _ in }
+        guard case .reached(let pieter, let used) = second else { Issue.record("not reached"); return }
+        #expect(used == "pvdb@example.com")
+        #expect(Set(pieter.values(of: try await book.field(named: "email")).map(\.lossyString)) == ["pieter@example.com", "pvdb@example.com"])
+        guard case .confirm(_, _, .fillIn(let value?, nil, nil)?) = added.shown[0] else { Issue.record("no write announced"); return }
+        #expect(value == "pvdb@example.com")
+    }
+
+    @Test("a second value for a single-valued field is refused before anything is asked or written")
+    func singleValuedRefused() async throws {
+        let book = try await book([("Ada", "Lovelace", [])])
+        let number = try await book.field(named: "employee-number")
+        let ada = try #require(try await book.rank(field: nil, name: try NameQuery("ada lovelace")).uniqueFullMatch)
+        try await book.add(["1815"], to: number, of: ada.person)
+        let before = try await snapshot(book)
+        let presenter = ScriptedPresenter([])
+        let error = await #expect(throws: AddressBookError.self) {
+            try await book.reach(field: "employee-number", name: "ada lovelace", options: ReachOptions(value: "1852"),
+                                 presenter: presenter) { _, _ in }
+        }
+        #expect(error?.code == .tooManyValues)
+        #expect(presenter.shown.isEmpty)
         #expect(try await snapshot(book) == before)
     }
 

@@ -111,7 +111,7 @@ struct ReplicatedDirectoryTests {
 
 /// Confirms a single match; any other question is a failure of the test.
 private struct AlwaysConfirm: ReachPresenter {
-    func confirm(person: Person, value: LDAPValue, field: Field) async throws -> Bool { true }
+    func confirm(_ confirmation: ReachConfirmation) async throws -> Bool { true }
     func choose(from menu: ReachMenu) async throws -> ReachMenu.Choice {
         Issue.record("unexpected choice: \(menu)")
         throw CancellationError()

@@ -13,7 +13,7 @@ final class ScriptedPresenter: ReachPresenter {
     }
 
     enum Shown {
-        case confirm(person: Person, value: LDAPValue)
+        case confirm(person: Person, value: LDAPValue, write: ReachWrite?)
         case menu(ReachMenu)
         case edit(EditRequest)
         case create(CreateRequest)
@@ -36,8 +36,9 @@ final class ScriptedPresenter: ReachPresenter {
         }
     }
 
-    func confirm(person: Person, value: LDAPValue, field: Field) async throws -> Bool {
-        guard case .confirm(let yes) = try next(.confirm(person: person, value: value)) else {
+    func confirm(_ confirmation: ReachConfirmation) async throws -> Bool {
+        guard case .confirm(let yes) = try next(.confirm(person: confirmation.person, value: confirmation.value,
+                                                         write: confirmation.write)) else {
             throw ScriptError.unexpected("confirm")
         }
         return yes

@@ -12,7 +12,8 @@ enum Find {
         discussion: """
             Ranks as reach does: with --field, people whose field is set and whose name matches \
             first, then those whose name matches without the field, then those with the field \
-            whose name does not match (read only as far as --limit needs). Without --field, \
+            whose value starts with a word of the name (an address's local part: alan for \
+            alan.t@example.com). Without --field, \
             name matches only. A word matches a name as people type it: without accents, in any \
             case, ignoring punctuation (obrien, o brien), and from the start of any word of the \
             name (berg for van der Berg); first, last, full and display names, nicknames and \
@@ -40,8 +41,10 @@ enum Find {
             throw CommandFailure(.usage, "--format: \"\(format)\" is not a format (table or json)")
         }
         let book = try await Directory.addressBook(parsed)
-        let field = try await parsed.value("--field").asyncMap { try await book.field(named: $0) }
-        let ranking = try await book.rank(field: field, name: query, limit: limit)
+        let field = try await parsed.value("--field").asyncMap { try await book.field(typed: $0) }
+        // With a field, the people reach remembers were meant by this name come first among equals.
+        let remembered = field.map { ReachHistory().chosen(field: $0.name, query: query) } ?? []
+        let ranking = try await book.rank(field: field, name: query, limit: limit).preferring(remembered)
 
         var matches = Array((ranking.fieldAndName + ranking.nameOnly).prefix(limit))
         var more = ranking.nameMatches > limit

@@ -20,12 +20,13 @@ enum Reach {
         options: [
             OptionSpec(["--action"], .value("print|open"), help: "print the value (default), or open it with xdg-open (mailto:, tel:, URL)"),
             OptionSpec(["--yes"], help: "confirm without asking"),
-            OptionSpec(["--pick"], .value("N"), help: "choose the Nth entry of the list, as numbered there"),
-            OptionSpec(["--new"], help: "choose \"add new entry\" in the list"),
-            OptionSpec(["--value"], .value("V"), help: "the missing field value, for an edited or new entry"),
+            OptionSpec(["--pick"], .repeatedValue("N|DN|VALUE"), help: "answer the next list: the Nth entry as numbered there, the entry with this DN, or this value; repeat for each list, in order"),
+            OptionSpec(["--new"], help: "add a new entry, whoever matches"),
+            OptionSpec(["--value"], .value("V"), help: "the value meant: given to a new entry or to someone without one, added (after the confirmation) to someone with others"),
             OptionSpec(["--given"], .value("G"), help: "the first name of a new entry (default: from NAME), or one to add to someone found by FIELD alone"),
             OptionSpec(["--surname"], .value("S"), help: "the last name of a new entry (default: from NAME), or one to add to someone found by FIELD alone"),
             OptionSpec(["--no-input"], help: "never ask; exit 3 when a step has no answer"),
+            OptionSpec(["--no-history"], help: "neither use nor add to the memory of whom you meant (see ldapbook history)"),
             OptionSpec(["--exec"], .remainder("CMD [ARGS...]"), help: "run CMD with {} replaced by the value (no shell); must come last"),
         ],
         positionals: [
@@ -56,27 +57,41 @@ enum Reach {
         }
         var answers = ReachAnswers()
         answers.yes = parsed.flag("--yes")
-        answers.new = parsed.flag("--new")
         answers.noInput = parsed.flag("--no-input")
-        answers.value = parsed.value("--value")
         answers.givenName = parsed.value("--given")
         answers.surname = parsed.value("--surname")
-        if let pick = try parsed.integer("--pick") {
-            guard pick >= 1 else { throw CommandFailure(.usage, "--pick: N counts from 1") }
-            answers.pick = pick
+        answers.picks = parsed.values("--pick")
+        for pick in answers.picks {
+            if let number = Int(pick), number < 1 { throw CommandFailure(.usage, "--pick: N counts from 1") }
         }
-        if answers.new && answers.pick != nil {
-            throw CommandFailure(.usage, "--pick and --new cannot be combined")
+        var options = ReachOptions(newEntry: parsed.flag("--new"), value: parsed.value("--value").map { LDAPValue($0) })
+        if options.newEntry && !answers.picks.isEmpty {
+            throw CommandFailure(.usage, "--pick and --new cannot be combined: --new adds a new entry, with no list to pick from")
         }
+        if options.value?.isEmpty == true { options.value = nil }
 
         let book = try await Directory.addressBook(parsed)
-        let field = try await book.field(named: fieldName)
-        let presenter = CommandLinePresenter(answers: answers, prompter: answers.noInput ? nil : TerminalUI.makePrompter())
-        let outcome = try await book.reach(field: field.name, name: name, presenter: presenter) { person, value in
+        let field = try await book.field(typed: fieldName)
+        let query = try NameQuery(name)
+        var history = parsed.flag("--no-history") ? nil : ReachHistory()
+        options.remembered = history?.chosen(field: field.name, query: query) ?? []
+        let presenter = CommandLinePresenter(answers: answers, action: action,
+                                             prompter: answers.noInput ? nil : TerminalUI.makePrompter())
+        let outcome = try await book.reach(field: field.name, name: name, options: options, presenter: presenter) { person, value in
             try action.run(person: person, value: value, field: field)
         }
         switch outcome {
-        case .reached: return .success
+        case .reached(let person, _):
+            if var remembered = history {
+                remembered.remember(field: field.name, query: query, dn: person.dn.string)
+                do {
+                    try remembered.save()
+                } catch {
+                    Diagnostics.say("note: whom you meant is not remembered: \(error)")
+                }
+                history = remembered
+            }
+            return .success
         case .declined, .cancelled: return .nothingDone
         }
     }
