@@ -76,17 +76,22 @@ struct HostileInputTests {
         // Exported to a file or a pipe, data is written as it is: the CSV keeps the value exactly.
         let csv = try CLI.run(["export", "mallory", "--format", "csv"] + CLI.connectionArguments(server, base: base))
         #expect(csv.stdout.contains("Mal\u{1B}[31mlory\u{07}"))
+        // reach's print hands a pipe the value exactly.
+        let reached = try CLI.run(["reach", "description", "mallory", "--yes", "--no-input"] + CLI.connectionArguments(server, base: base))
+        #expect(reached.stdout == "A\u{9B}2J\u{1B}[2JB\r\n\n", "\(reached.stdout.debugDescription) \(reached.stderr)")
 
         // Written to a terminal (util-linux script(1) gives ldapbook a pseudo-terminal as its
         // standard output), every data format shows the controls as visible escapes.
         for arguments in [["export", "mallory", "--format", "csv"], ["export", "mallory", "--format", "vcard"],
                           ["export", "mallory", "--format", "ldif"], ["export", "mallory", "--format", "json"],
-                          ["show", "mallory", "--format", "vcard"], ["show", "mallory", "--format", "ldif"]] {
+                          ["show", "mallory", "--format", "vcard"], ["show", "mallory", "--format", "ldif"],
+                          ["reach", "description", "mallory", "--yes", "--no-input"]] {
             let commandLine = ([CLI.executable.path] + arguments + CLI.connectionArguments(server, base: base))
                 .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
             let onTerminal = try CLI.run(["-q", "-e", "-c", commandLine, "/dev/null"], binary: URL(fileURLWithPath: "/usr/bin/script"))
             #expect(onTerminal.status == 0, "\(arguments): \(onTerminal.stdout)")
-            #expect(onTerminal.stdout.contains("mallory") || onTerminal.stdout.contains("Mallory"), "\(arguments): \(onTerminal.stdout)")
+            #expect(onTerminal.stdout.contains("mallory") || onTerminal.stdout.contains("Mallory")
+                        || (arguments[0] == "reach" && onTerminal.stdout.contains("^[[2JB")), "\(arguments): \(onTerminal.stdout)")
             #expect(!onTerminal.stdout.contains("\u{1B}") && !onTerminal.stdout.contains("\u{07}") && !onTerminal.stdout.contains("\u{9B}"),
                     "\(arguments) let a control character reach the terminal: \(onTerminal.stdout.debugDescription)")
         }
