@@ -38,13 +38,13 @@ step ldapbook local path
 step ldapbook fields
 step ldapbook find jo
 step ldapbook find --field email --explain ada
-# "ada" also starts "Adam": a list, where the exact match comes first.
+# "ada lovelace" means one person only, whoever else is named Ada: a confirmation (--yes).
 step ldapbook reach email ada lovelace --pick 1 --yes --no-input
 step ldapbook reach email grace hopper --pick 2 --yes --no-input
 step ldapbook query grace
 step ldapbook show --pick 1 --no-input ada lovelace
-# Alan has no email yet: he is listed first, before the people with an email
-# whose name does not match; give him one, and the second call just works.
+# Alan has no email yet, and nobody's address starts with alan: his editor, which
+# --value fills in; it is written once, at the confirmation, and the second call just works.
 step ldapbook reach email alan turing --pick 1 --value alan@bletchley.example --yes --no-input
 step ldapbook reach email alan turing --yes --no-input
 step ldapbook reach shoe-size ada lovelace --pick 1 --yes --no-input
