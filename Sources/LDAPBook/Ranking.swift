@@ -159,7 +159,7 @@ public actor FieldOnlyCursor {
             related = Candidate.ranked(found)
         }
         let related = related ?? []
-        let page = Array(related[relatedOffset..<min(related.count, relatedOffset + count)])
+        let page = Array(related[relatedOffset..<relatedOffset + min(related.count - relatedOffset, count)])
         relatedOffset += page.count
         delivered += page.count
         return page

@@ -36,7 +36,7 @@ extension AddressBook {
     ///   - name: the person's name, as typed.
     ///   - options: what the caller already knows (a new person is meant; the value).
     ///   - presenter: draws the steps that need a decision.
-    ///   - pageSize: how many field-only people step 4 lists at a time.
+    ///   - pageSize: how many more people with the field step 4 adds each time more are asked for.
     ///   - action: what to do with the chosen person and value.
     @discardableResult
     public func reach(
@@ -136,8 +136,9 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         }
         if pairs.count == 1 { return try await confirmOrList(pairs[0].candidate, pairs[0].value) }
         if pairs.count > 1 { return try await chooseValue() }
-        // Case 2: the people the name matches, and those whose value relates to it.
-        let fieldOnly = try await ranking.fieldOnly?.next(pageSize) ?? []
+        // Case 2: the people the name matches, and all those whose value relates to it (read
+        // at once already), so that a list's filter searches every candidate.
+        let fieldOnly = try await ranking.fieldOnly?.next(.max) ?? []
         // The one person the name means, and nobody whose value relates to it: their editor.
         if let only = ranking.uniqueFullMatch, only.values.isEmpty, fieldOnly.isEmpty { return try await edit(only) }
         let people = ranking.nameOnly + fieldOnly

@@ -92,3 +92,42 @@ struct ReadmeExampleTests {
                           stderr: String(decoding: errors, as: UTF8.self), stdoutBytes: [UInt8](output))
     }
 }
+
+@Suite("README's console examples print what README shows")
+struct ReadmeConsoleTests {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Each `$ ldapbook …` line of README's `console` blocks, with the lines README shows after it.
+    private static func examples() throws -> [(command: [String], output: String)] {
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var examples: [(command: [String], output: String)] = []
+        for block in readme.components(separatedBy: "```console\n").dropFirst().map({ $0.components(separatedBy: "```")[0] }) {
+            for chunk in block.components(separatedBy: "$ ldapbook ").dropFirst() {
+                let lines = chunk.split(separator: "\n", omittingEmptySubsequences: false)
+                let command = lines[0].split(separator: " ").map(String.init)
+                examples.append((command, lines.dropFirst().joined(separator: "\n")))
+            }
+        }
+        return examples
+    }
+
+    @Test("on the demo's sample people (ldapbook local sample --count 300 --photos demo/photos)")
+    func consoleExamples() async throws {
+        let examples = try Self.examples()
+        try #require(!examples.isEmpty)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("lb-readme-\(UUID().uuidString.prefix(6))")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                           "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                           "XDG_STATE_HOME": home.appendingPathComponent("state").path, "LDAPNOINIT": "1"]
+        defer { _ = try? CLI.run(["local", "stop"], environment: environment) }
+        let sample = try CLI.run(["local", "sample", "--count", "300", "--photos", Self.root.appendingPathComponent("demo/photos").path],
+                                 environment: environment)
+        try #require(sample.status == 0, "\(sample.stderr)")
+        for (command, output) in examples {
+            let result = try CLI.run(command, environment: environment)
+            #expect(result.stdout == output, "ldapbook \(command.joined(separator: " ")):\n\(result.stdout)\(result.stderr)")
+        }
+    }
+}
