@@ -1,5 +1,5 @@
-/// "Did you mean" for a mistyped command or option name.
-enum Suggestion {
+/// "Did you mean" for a mistyped name: a command, an option, or a field.
+public enum Suggestion {
     /// The candidate closest to the word, if one is close enough to be what was meant.
     ///
     /// Closeness is the optimal string alignment distance between the lowercased names
@@ -7,7 +7,7 @@ enum Suggestion {
     /// neighbouring characters each counts one). A candidate is close enough when the distance is
     /// at most a third of the longer name's length, rounded up; the first of equally close
     /// candidates wins.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let target = Array(undashed(word).lowercased())
         guard !target.isEmpty else { return nil }
         var best: (candidate: String, distance: Int)?

@@ -70,7 +70,7 @@ enum FieldAssignment {
         guard let equals = argument.firstIndex(of: "=") else {
             throw CommandFailure(.usage, "\"\(Diagnostics.quoting(argument))\" is not FIELD=VALUE")
         }
-        let field = try await book.field(typed: String(argument[..<equals]))
+        let field = try await book.field(typed: String(argument[..<equals]), nearMiss: Suggestion.closest)
         let text = String(argument[argument.index(after: equals)...])
         if text.hasPrefix("@") && text.count > 1 {
             let path = ConnectionOptions.expandingTilde(String(text.dropFirst()))

@@ -41,7 +41,7 @@ enum Find {
             throw CommandFailure(.usage, "--format: \"\(format)\" is not a format (table or json)")
         }
         let book = try await Directory.addressBook(parsed)
-        let field = try await parsed.value("--field").asyncMap { try await book.field(typed: $0) }
+        let field = try await parsed.value("--field").asyncMap { try await book.field(typed: $0, nearMiss: Suggestion.closest) }
         // With a field, the people reach remembers were meant by this name come first among equals.
         let remembered = field.map { ReachHistory().chosen(field: $0.name, query: query) } ?? []
         let ranking = try await book.rank(field: field, name: query, limit: limit).preferring(remembered)

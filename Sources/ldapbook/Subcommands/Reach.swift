@@ -71,7 +71,7 @@ enum Reach {
         if options.value?.isEmpty == true { options.value = nil }
 
         let book = try await Directory.addressBook(parsed)
-        let field = try await book.field(typed: fieldName)
+        let field = try await book.field(typed: fieldName, nearMiss: Suggestion.closest)
         let query = try NameQuery(name)
         var history = parsed.flag("--no-history") ? nil : ReachHistory()
         options.remembered = history?.chosen(field: field.name, query: query) ?? []

@@ -46,7 +46,7 @@ enum SetValues {
         }
         var replaced: [Field] = []
         for name in parsed.values("--replace") {
-            let field = try await book.field(typed: name)
+            let field = try await book.field(typed: name, nearMiss: Suggestion.closest)
             // Replacing with nothing would delete every value: that is --clear, said explicitly.
             guard assignments.contains(where: { $0.0 == field }) else {
                 throw CommandFailure(.usage, "--replace \(field.name) needs the new values as \(field.name)=VALUE; "
@@ -56,7 +56,7 @@ enum SetValues {
         }
         var cleared: [Field] = []
         for name in parsed.values("--clear") {
-            let field = try await book.field(typed: name)
+            let field = try await book.field(typed: name, nearMiss: Suggestion.closest)
             guard !assignments.contains(where: { $0.0 == field }) else {
                 throw CommandFailure(.usage, "--clear \(field.name) removes every value, and \(field.name)=VALUE adds one; "
                     + "to make it the only one, use --replace \(field.name)")
