@@ -20,6 +20,20 @@ extension Slapd {
     /// not answer within ``SlapdConfiguration/startTimeout`` (it is killed then), and
     /// `CancellationError` when cancelled meanwhile (slapd is killed too).
     public func start() async throws {
+        do {
+            try await startOnce()
+        } catch let error as SlapdError where error.kind == .startTimedOut {
+            // A slapd that launched but answered nothing for the whole start timeout has been
+            // seen, rarely, while dozens of servers start at once on two cores; its threads'
+            // states are in the message. It is killed and started once more, and a second
+            // silence is the error.
+            FileHandle.standardError.write(Data("SlapdKit: \(error.description); starting it once more\n".utf8))
+            try await startOnce()
+        }
+    }
+
+    /// One attempt of ``start()``.
+    private func startOnce() async throws {
         try beginPreparing(for: "start slapd")
         let process: ChildProcess
         let outputMark = log.mark
@@ -99,6 +113,22 @@ extension Slapd {
         }
     }
 
+    /// The states of the threads of process `pid`, per `/proc`, counted: "3 S, 1 R".
+    static func threadStates(_ pid: Int32) -> String {
+        let tasks = "/proc/\(pid)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks), !threads.isEmpty else {
+            return "none left"
+        }
+        var counts: [Character: Int] = [:]
+        for thread in threads {
+            guard let stat = try? String(contentsOfFile: "\(tasks)/\(thread)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")"),
+                  let state = stat[stat.index(after: end)...].drop(while: { $0 == " " }).first else { continue }
+            counts[state, default: 0] += 1
+        }
+        return counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    }
+
     /// Whether every thread of process `pid` is in the stopped state, per `/proc`.
     private static func allThreadsStopped(_ pid: Int32) -> Bool {
         let tasks = "/proc/\(pid)/task"
@@ -168,7 +198,8 @@ extension Slapd {
         case .timedOut(let lastProbe):
             throw SlapdError(
                 .startTimedOut,
-                "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout) (last probe: \(lastProbe)): \(process.commandLine)",
+                "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout) (last probe: \(lastProbe); "
+                    + "its threads: \(Self.threadStates(process.processIdentifier))): \(process.commandLine)",
                 output: log.text(since: outputMark, lastBytes: Self.quotedOutputLength)
             )
         case .answeredAs(let identity):

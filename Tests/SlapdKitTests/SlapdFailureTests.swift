@@ -37,12 +37,14 @@ struct SlapdFailureTests {
         #expect(!FileManager.default.fileExists(atPath: slapd.directory.appendingPathComponent("slapd.d").path))
     }
 
-    @Test("A server that never answers is killed after the start timeout")
+    @Test("A server that never answers is killed after the start timeout, started once more, and killed again")
     func startTimeout() async throws {
         let scratch = try Slapd()
         defer { scratch.cleanup() }
         let silentServer = scratch.directory.appendingPathComponent("silent-slapd")
-        try "#!/bin/sh\necho pretending to start >&2\nexec sleep 60\n".write(to: silentServer, atomically: true, encoding: .utf8)
+        let launches = scratch.directory.appendingPathComponent("launches")
+        try "#!/bin/sh\necho launched >> '\(launches.path)'\necho pretending to start >&2\nexec sleep 60\n"
+            .write(to: silentServer, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: silentServer.path)
 
         var configuration = SlapdConfiguration()
@@ -58,6 +60,8 @@ struct SlapdFailureTests {
         #expect(error?.description.contains("pretending to start") == true, "\(error?.description ?? "")")
         // Why the probes saw nothing is said too (here: no socket to connect to).
         #expect(error?.description.contains("(last probe: ldapwhoami ") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("its threads: ") == true, "\(error?.description ?? "")")
+        #expect(try String(contentsOf: launches, encoding: .utf8) == "launched\nlaunched\n", "one more start after the first silence")
         #expect(!slapd.isRunning)
     }
 
