@@ -128,6 +128,9 @@ private final class ReachFlow<Presenter: ReachPresenter> {
             if only.values.count == 1 || (options.value != nil && !only.values.isEmpty) {
                 return try await confirmOrList(only, only.values[0])
             }
+            // Without the field, and nobody's value relates to the name: their editor, whoever
+            // else shares a word of the name (`adam smith` is not Adam Jones, who has one).
+            if only.values.isEmpty, try await relatedPeople().isEmpty { return try await edit(only) }
         }
         // The value meant is one person's already: that person.
         if let wanted = options.value {
@@ -136,16 +139,23 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         }
         if pairs.count == 1 { return try await confirmOrList(pairs[0].candidate, pairs[0].value) }
         if pairs.count > 1 { return try await chooseValue() }
-        // Case 2: the people the name matches, and all those whose value relates to it (read
-        // at once already), so that a list's filter searches every candidate.
-        let fieldOnly = try await ranking.fieldOnly?.next(.max) ?? []
-        // The one person the name means, and nobody whose value relates to it: their editor.
-        if let only = ranking.uniqueFullMatch, only.values.isEmpty, fieldOnly.isEmpty { return try await edit(only) }
-        let people = ranking.nameOnly + fieldOnly
+        // Case 2: the people the name matches, and those whose value relates to it.
+        let people = ranking.nameOnly + (try await relatedPeople())
         if people.isEmpty { return try await create() }
         if people.count == 1 { return try await edit(people[0]) }
         return try await choosePerson(people)
     }
+
+    /// The field-only people whose value relates to the name, all of them (the cursor reads
+    /// them at once), so that a list's filter searches every candidate; read once.
+    private func relatedPeople() async throws -> [Candidate] {
+        if let related { return related }
+        let read = try await ranking.fieldOnly?.next(.max) ?? []
+        related = read
+        return read
+    }
+
+    private var related: [Candidate]?
 
     /// Step 1: confirm; declining opens the list of steps 2 and 3.
     private func confirmOrList(_ candidate: Candidate, _ value: LDAPValue) async throws -> (Person, LDAPValue)? {

@@ -347,6 +347,17 @@ struct ReachFlowTests {
         #expect(try await snapshot(book) == before)
     }
 
+    @Test("the one person every word means, without the field, is edited even when someone sharing a word has it")
+    func uniqueFullMatchEdited() async throws {
+        let book = try await book([("Adam", "Smith", []), ("Adam", "Jones", ["adam.jones@example.com"])])
+        let presenter = ScriptedPresenter([.edit(EditAnswer(value: "adam.smith@example.com")), .confirm(true)])
+        let outcome = try await book.reach(field: "email", name: "adam smith", presenter: presenter) { _, _ in }
+        guard case .edit(let request) = presenter.shown.first else { Issue.record("no editor: \(presenter.shown)"); return }
+        #expect(request.person.surnames == ["Smith"])
+        guard case .reached(let person, let value) = outcome else { Issue.record("not reached"); return }
+        #expect(person.surnames == ["Smith"] && value == "adam.smith@example.com")
+    }
+
     @Test("an invalid value from the presenter is refused and nothing is written")
     func invalidAnswer() async throws {
         let book = try await book([("Alan", "Turing", [])])
