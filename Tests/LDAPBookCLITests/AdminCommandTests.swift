@@ -110,6 +110,10 @@ struct AdminCommandTests {
         let aerc = try CLI.run(["query", "--format", "aerc", "ada"] + arguments)
         #expect(aerc.stdout.split(separator: "\n").count == 3)
         #expect(try CLI.run(["query", "zzz"] + arguments).status == 1)
+        // The start of an address finds its owner, whatever their name.
+        let address = try CLI.run(["query", "countess"] + arguments)
+        #expect(address.stdout.split(separator: "\n").dropFirst().map(String.init) == ["countess@example.com\tAda Lovelace\t"],
+                "\(address.stdout) \(address.stderr)")
     }
 
     @Test("fields lists built-in names, then the person attributes of the schema")

@@ -31,11 +31,16 @@ enum Query {
         func clean(_ text: String) -> String {
             String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
         }
-        // People whose names match, and those whose address does (the name matcher counts
-        // the local part of an address as a name): the third column tells namesakes apart.
-        for candidate in ranking.fieldAndName {
+        // People whose names match, then those whose address starts with a word of the query
+        // (the field-only tier: jerome.dubois@… for "jerome.d"): the third column tells
+        // namesakes apart.
+        let byAddress = try await ranking.fieldOnly?.next(limit) ?? []
+        let matcher = NameMatcher(ranking.query)
+        for candidate in ranking.fieldAndName + byAddress {
             let info = candidate.person.details.joined(separator: ", ")
-            for value in candidate.values where lines.count < limit {
+            // Of someone found by an address, that address: their others are not what was typed.
+            let values = candidate.tier == .fieldOnly ? candidate.values.filter(matcher.startsAWord) : candidate.values
+            for value in values where lines.count < limit {
                 lines.append("\(clean(value.lossyString))\t\(clean(candidate.person.displayName))\t\(clean(info))")
             }
         }
