@@ -50,7 +50,13 @@ final class CommandLinePresenter: ReachPresenter {
         if answers.yes { return true }
         var question = action.question(confirmation)
         if let write = confirmation.write {
-            question = "This \(write.summary(field: confirmation.field)) to \(confirmation.person.displayName). " + question
+            // What saying yes writes first: "This adds email … to Alan Turing.", "This adds a new entry for …".
+            let summary = write.summary(field: confirmation.field)
+            if case .newPerson = write {
+                question = "This \(summary). " + question
+            } else {
+                question = "This \(summary) to \(confirmation.person.displayName). " + question
+            }
         }
         let prompter = try askOrFail("\(question) (answer with --yes)")
         do {

@@ -50,6 +50,11 @@ struct ReachCommandTests {
         #expect(result.status == 0 && result.stdout == "jd@waals.example\n", "\(result.stdout) \(result.stderr)")
         let waals = try await connection.search(base: base, filter: .equal("mail", "jd@waals.example")).collect()
         #expect(waals.first?.strings("sn") == ["van der Waals"])
+        let asked = try CLI.run(["reach", "email", "zed", "--new", "--given", "Zed", "--surname", "Zulu", "--value", "zed@example.com",
+                                 "--no-input"] + CLI.connectionArguments(server, base: base))
+        #expect(asked.status == 3 && asked.stderr.contains("This adds a new entry for Zed Zulu. Print email zed@example.com of Zed Zulu?"),
+                "\(asked.stderr)")
+        #expect(try await connection.search(base: base, filter: .equal("mail", "zed@example.com")).collect().isEmpty, "not yet written")
     }
 
     @Test("someone found by their address with two of them: names and the address are asked before anything is written")
