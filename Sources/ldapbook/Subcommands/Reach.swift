@@ -68,12 +68,12 @@ enum Reach {
         if options.newEntry && !answers.picks.isEmpty {
             throw CommandFailure(.usage, "--pick and --new cannot be combined: --new adds a new entry, with no list to pick from")
         }
-        if options.value?.isEmpty == true { options.value = nil }
+        if options.value?.isEmpty == true { throw CommandFailure(.usage, "--value: the value is empty") }
 
         let book = try await Directory.addressBook(parsed)
         let field = try await book.field(typed: fieldName, nearMiss: Suggestion.closest)
         let query = try NameQuery(name)
-        var history = parsed.flag("--no-history") ? nil : ReachHistory()
+        let history = parsed.flag("--no-history") ? nil : ReachHistory()
         options.remembered = history?.chosen(field: field.name, query: query) ?? []
         let presenter = CommandLinePresenter(answers: answers, action: action,
                                              prompter: answers.noInput ? nil : TerminalUI.makePrompter())
@@ -89,7 +89,6 @@ enum Reach {
                 } catch {
                     Diagnostics.say("note: whom you meant is not remembered: \(error)")
                 }
-                history = remembered
             }
             return .success
         case .declined, .cancelled: return .nothingDone
