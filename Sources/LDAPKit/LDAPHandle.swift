@@ -103,6 +103,15 @@ final class LDAPHandle {
         return String(cString: uri)
     }
 
+    /// One of libldap's default string options (as `ldap.conf`, `.ldaprc` and `LDAP*` set them).
+    static func defaultString(_ option: Int32) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        LibLDAPSetup.willUse()
+        guard ldap_get_option(nil, option, &value) == LDAP_OPT_SUCCESS, let value else { return nil }
+        defer { ldap_memfree(value) }
+        return String(cString: value)
+    }
+
     /// libldap's default search base (`BASE` in `ldap.conf` or `LDAPBASE`).
     static func defaultBase() -> String? {
         var base: UnsafeMutablePointer<CChar>?
@@ -168,19 +177,20 @@ final class LDAPHandle {
             try setInt(LDAP_OPT_SIZELIMIT, 0, "the size limit")
             try setInt(LDAP_OPT_TIMELIMIT, 0, "the time limit")
         }
+        // A new session inherits libldap's global TLS context, but not the files it was made
+        // from (ldap.conf's TLS_CACERT, TLS_CACERTDIR, TLS_CERT, TLS_KEY, or LDAPTLS_*): the
+        // session's own context, made below, would lose them. So the settings not given here
+        // are copied from libldap's defaults, unless they are ignored.
         let tls = configuration.tls
-        if ignoring || tls.caCertificateFile != nil {
-            try setString(LDAP_OPT_X_TLS_CACERTFILE, tls.caCertificateFile, "the CA certificate file")
-        }
-        if ignoring {
-            try setString(LDAP_OPT_X_TLS_CACERTDIR, nil, "the CA certificate directory")
-        }
-        if ignoring || tls.certificateFile != nil {
-            try setString(LDAP_OPT_X_TLS_CERTFILE, tls.certificateFile, "the client certificate file")
-        }
-        if ignoring || tls.keyFile != nil {
-            try setString(LDAP_OPT_X_TLS_KEYFILE, tls.keyFile, "the client key file")
-        }
+        func inherited(_ option: Int32) -> String? { ignoring ? nil : Self.defaultString(option) }
+        try setString(LDAP_OPT_X_TLS_CACERTFILE, tls.caCertificateFile ?? inherited(LDAP_OPT_X_TLS_CACERTFILE),
+                      "the CA certificate file")
+        // A CA file given here is the one trusted: the defaults' directory is not added to it.
+        try setString(LDAP_OPT_X_TLS_CACERTDIR, tls.caCertificateFile == nil ? inherited(LDAP_OPT_X_TLS_CACERTDIR) : nil,
+                      "the CA certificate directory")
+        try setString(LDAP_OPT_X_TLS_CERTFILE, tls.certificateFile ?? inherited(LDAP_OPT_X_TLS_CERTFILE),
+                      "the client certificate file")
+        try setString(LDAP_OPT_X_TLS_KEYFILE, tls.keyFile ?? inherited(LDAP_OPT_X_TLS_KEYFILE), "the client key file")
         let requirement: Int32 = switch tls.certificateVerification {
         case .required: LDAP_OPT_X_TLS_DEMAND
         case .disabled: LDAP_OPT_X_TLS_NEVER

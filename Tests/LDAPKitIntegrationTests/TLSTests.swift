@@ -1,9 +1,10 @@
+import CLDAP
 import Foundation
 import LDAPKit
 import SlapdKit
 import Testing
 
-@Suite("TLS against a real slapd")
+@Suite("TLS against a real slapd", .serialized)
 struct TLSTests {
     /// A self-signed certificate for 127.0.0.1 (and no other name), made with openssl.
     private struct Certificate {
@@ -100,6 +101,23 @@ struct TLSTests {
                 _ = try await LDAPConnection.connect(configuration: configuration)
             }
             #expect(error?.operation == "StartTLS")
+        }
+    }
+
+    @Test("the CA file of libldap's defaults (ldap.conf's TLS_CACERT, LDAPTLS_CACERT) is trusted, unless defaults are ignored")
+    func defaultCertificateAuthority() async throws {
+        try await withTLSServer { server, certificate in
+            #expect(ldap_set_option(nil, LDAP_OPT_X_TLS_CACERTFILE, certificate.certificate.path) == LDAP_OPT_SUCCESS)
+            defer { ldap_set_option(nil, LDAP_OPT_X_TLS_CACERTFILE, nil as UnsafeRawPointer?) }
+            var configuration = try TestDirectory.rootConfiguration(server)
+            configuration.servers = [server.ldapsURI]
+            configuration.systemDefaults = .honored
+            let connection = try await LDAPConnection.connect(configuration: configuration)
+            #expect(try await connection.whoAmI().lowercased() == "dn:\(server.rootDN.lowercased())")
+            await connection.close()
+
+            configuration.systemDefaults = .ignored
+            await #expect(throws: LDAPError.self) { _ = try await LDAPConnection.connect(configuration: configuration) }
         }
     }
 
