@@ -31,7 +31,25 @@ enum Directory {
                 configuration.base = try DistinguishedName(parsing: LocalDirectory.suffix)
             }
         }
+        let connection = LDAPConnection(configuration: configuration)
+        guard connection.defaultBase == nil else { return connection }
+        // No base anywhere: the one the server names, as ldapvi and Thunderbird find it.
+        configuration.base = try await discoveredBase(connection)
+        await connection.close()
         return LDAPConnection(configuration: configuration)
+    }
+
+    /// The one naming context of the server's root DSE; a clear error when it offers none or
+    /// several.
+    static func discoveredBase(_ connection: LDAPConnection) async throws -> DistinguishedName {
+        let contexts = try await connection.read(.root, attributes: ["namingContexts"])?.strings("namingContexts") ?? []
+        let bases = contexts.compactMap { try? DistinguishedName(parsing: $0) }
+        guard bases.count == 1, let base = bases.first else {
+            let offered = contexts.isEmpty ? "offers none" : "offers several: " + contexts.joined(separator: ", ")
+            throw CommandFailure(.usage, "no search base is configured and the server \(offered); "
+                + "give one with -b BASE, base = in the configuration file, or BASE in ldap.conf")
+        }
+        return base
     }
 
     /// The address book over that connection.

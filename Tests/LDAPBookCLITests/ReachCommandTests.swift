@@ -194,3 +194,17 @@ struct ReachHistoryCommandTests {
         #expect(after.stdout == "byron@example.com\n")
     }
 }
+
+@Suite("No base configured: the server's one naming context")
+struct BaseDiscoveryTests {
+    @Test("without -b, BASE or base =, the root DSE's one namingContexts is searched")
+    func discoveredBase() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [("Basil", "Discovery", ["basil@example.com"])])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let withoutBase = Array(arguments.prefix(while: { $0 != "-b" }))
+        #expect(withoutBase.count == arguments.count - 2)
+        let found = try CLI.run(["reach", "email", "basil", "discovery", "--yes", "--no-input"] + withoutBase)
+        #expect(found.status == 0 && found.stdout == "basil@example.com\n", "\(found.stderr)")
+    }
+}
