@@ -75,8 +75,19 @@ extension LocalDirectory {
     }
 
     /// Starts slapd detached and waits until it answers; returns its process identifier.
-    /// The caller holds the lock.
+    /// The caller holds the lock. A slapd silent for the whole start timeout is killed and
+    /// started once more, as ``Slapd/start()`` does.
     private func launch() async throws -> pid_t {
+        do {
+            return try await launchOnce()
+        } catch let error as SlapdError where error.kind == .startTimedOut {
+            FileHandle.standardError.write(Data("ldapbook: \(error.description); starting it once more\n".utf8))
+            return try await launchOnce()
+        }
+    }
+
+    /// One attempt of ``launch()``.
+    private func launchOnce() async throws -> pid_t {
         rotateLog()
         let logOffset = logSize
         let process = try DetachedProcess.launch(
@@ -123,7 +134,8 @@ extension LocalDirectory {
         case .timedOut(let lastProbe):
             throw SlapdError(
                 .startTimedOut,
-                "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout) (last probe: \(lastProbe)): \(commandLine)",
+                "slapd did not answer on \(ldapiURI) within \(configuration.startTimeout) (last probe: \(lastProbe); "
+                    + "its threads: \(Slapd.threadStates(processIdentifier))): \(commandLine)",
                 output: log()
             )
         case .answeredAs(let identity):

@@ -23,8 +23,14 @@ struct ReadinessProbe: Sendable {
         case timedOut(lastProbe: String)
     }
 
-    /// How long to wait between two probes.
+    /// How long to wait between the first two probes; each wait doubles, up to
+    /// ``longestInterval``: a slapd that answers at once is found at once, and one that is slow
+    /// to start (many servers starting together on two cores) is not slowed further by a probe
+    /// process forty times a second.
     static let interval: Duration = .milliseconds(25)
+
+    /// The longest wait between two probes.
+    static let longestInterval: Duration = .milliseconds(400)
 
     /// The longest a single probe may take.
     static let singleProbeTimeout: Duration = .seconds(1)
@@ -74,6 +80,7 @@ struct ReadinessProbe: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var lastProbe = "no probe ran"
+        var interval = Self.interval
         while true {
             if hasExited() {
                 return .exited
@@ -89,7 +96,8 @@ struct ReadinessProbe: Sendable {
                 return .answeredAs(identity)
             case .silent(let reason):
                 lastProbe = reason
-                try await Task.sleep(for: Self.interval)
+                try await Task.sleep(for: min(interval, remaining))
+                interval = min(interval * 2, Self.longestInterval)
             }
         }
     }
