@@ -19,7 +19,7 @@ release: deps
 # Unit tests and integration tests against private slapd servers the tests start.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@scripts/run-tests.sh
 
 # libFuzzer on the filter and DN escapers and the LDIF and vCard readers, FUZZ_SECONDS (60)
 # per target; an input that crashes or breaks a property is left in .build/fuzz/crashes/.
