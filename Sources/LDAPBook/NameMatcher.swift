@@ -271,7 +271,7 @@ public struct NameMatcher: Sendable {
     public var otherFilter: LDAPFilter { filter(on: attributes.filter { !Self.indexedNames.contains($0) }) }
 
     /// Whether a word of the query has an `@`, as only an email address does.
-    public var looksLikeAnAddress: Bool { query.tokens.contains { $0.contains("@") } }
+    public var looksLikeAnAddress: Bool { query.looksLikeAnAddress }
 
     /// The filter for the values of `attributes` that may match.
     private func filter(on attributes: [MatchedAttribute]) -> LDAPFilter {

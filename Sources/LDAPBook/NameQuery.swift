@@ -43,6 +43,9 @@ public struct NameQuery: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether a word has an `@`, as only an email address does.
+    public var looksLikeAnAddress: Bool { tokens.contains { $0.contains("@") } }
+
     /// The names a new entry would get: the last token is the surname, the
     /// others the given name (`Lovelace, Ada` gives the same).
     public var guessedNames: (given: String?, surname: String) {

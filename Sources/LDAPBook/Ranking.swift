@@ -300,14 +300,13 @@ extension AddressBook {
         var named: Set<String> = [], count = 0
         var foundByAddress: [Candidate] = []
         let folding = NameFolding()
-        let typedAnAddress = NameMatcher(name).looksLikeAnAddress
         let truncated = try await forEachMatch(of: name, fields: field.map { [$0] } ?? [], also: nil, base: base,
                                                folding: folding) { person, score in
             let values = field.map { person.values(of: $0) } ?? []
             // With a field, someone whose address alone matched is no name match (the spec's
             // "first or last names"): they have the field, or they are no candidate at all;
             // unless the query was an address, which names them as well as a name would.
-            if field != nil && !score.matchesAName && !typedAnAddress {
+            if field != nil && !score.matchesAName && !name.looksLikeAnAddress {
                 if !values.isEmpty {
                     foundByAddress.append(Candidate(person: person, tier: .fieldOnly, score: score, values: values, folding: folding))
                 }

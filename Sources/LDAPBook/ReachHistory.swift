@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Whom the user meant: after a reach resolves, the (field, name) they typed and the person it
 /// ended on, so that next time that person ranks first among people who match as well (as
@@ -87,35 +84,16 @@ public struct ReachHistory: Sendable {
         return before - choices.count
     }
 
-    /// Writes the history: a new file beside the old one, readable by its owner only, renamed
-    /// over it, so that a crash leaves one or the other whole.
+    /// Writes the history: a new file beside the old one, renamed over it (a crash leaves one
+    /// or the other whole), in a directory only its owner may enter, readable by its owner only.
     public func save() throws {
+        let fileManager = FileManager.default
         let directory = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try fileManager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
         let text = choices.map { "\($0.field)\t\($0.name)\t\($0.dn)\t\($0.times)\n" }.joined()
-        let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw AddressBookError(.notWritable, "cannot write \(temporary): \(String(cString: strerror(errno)))")
-        }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                close(descriptor)
-                unlink(temporary)
-                throw AddressBookError(.notWritable, "cannot write \(temporary): \(String(cString: strerror(errno)))")
-            }
-            written += count
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw AddressBookError(.notWritable, "cannot replace \(path): \(String(cString: strerror(errno)))")
-        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try fileManager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     }
 }
 
