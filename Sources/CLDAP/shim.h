@@ -34,6 +34,19 @@ static inline int cldap_set_timeval(LDAP *ld, int option, long seconds, long mic
     return ldap_set_option(ld, option, &tv);
 }
 
+/* Reads a timeout option: 0 and the value when one is set, -1 when none is
+ * (libldap hands out a copy to free, or NULL for "no timeout"). */
+static inline int cldap_get_timeval(LDAP *ld, int option, long *seconds, long *microseconds) {
+    struct timeval *tv = NULL;
+    if (ldap_get_option(ld, option, &tv) != LDAP_OPT_SUCCESS || tv == NULL) {
+        return -1;
+    }
+    *seconds = tv->tv_sec;
+    *microseconds = tv->tv_usec;
+    ldap_memfree(tv);
+    return 0;
+}
+
 /* LDAP_RES_ANY is `(-1)` but is passed as an msgid. */
 static inline int cldap_res_any(void) {
     return LDAP_RES_ANY;

@@ -26,8 +26,15 @@ extension AddressBook {
     ///
     /// When the reply is lost (the connection drops, or the reply does not come in time),
     /// the write may or may not have been made, and sending it again could add a person
-    /// twice or fail on a change that was in fact made. The entry at `dn` is read again
-    /// instead (which reconnects, with the bind), and `check` says what it shows: a write
+    /// twice or fail on a change that was in fact made.
+    ///
+    /// A reply that did not come in time fails at once, never sent again: the server that
+    /// kept it is hung or overloaded, reading from it would wait a second timeout, and
+    /// reading from the next server of the list could show a replica that has not yet
+    /// received the write.
+    ///
+    /// When the connection dropped, the entry at `dn` is read again instead (which
+    /// reconnects, with the bind), and `check` says what it shows: a write
     /// that was made counts as done; one that was not is sent again (at most
     /// ``maximumWriteAttempts`` times in all), and a failure of that second sending is
     /// checked the same way; an entry that shows neither ends in
@@ -49,6 +56,10 @@ extension AddressBook {
         while true {
             do {
                 return try await write()
+            } catch var error as LDAPError where error.code == .timeout {
+                error.message = [error.message, "whether \(description) was written is not known; look before trying again"]
+                    .filter { !$0.isEmpty }.joined(separator: "; ")
+                throw error
             } catch let error as LDAPError where error.leavesWriteUnknown || lostReplies > 0 {
                 if error.leavesWriteUnknown { lostReplies += 1 }
                 let entry: LDAPEntry?

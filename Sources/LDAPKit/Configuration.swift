@@ -128,17 +128,19 @@ extension LDAPConnection {
         public var certificateFile: String?
         /// The client certificate's private key (PEM).
         public var keyFile: String?
-        /// How strictly the server's certificate is checked.
-        public var certificateVerification: CertificateVerification
+        /// How strictly the server's certificate is checked; `nil` leaves it to libldap
+        /// (`TLS_REQCERT` of `ldap.conf`, `demand` when unset), or ``CertificateVerification/required``
+        /// when system defaults are ignored.
+        public var certificateVerification: CertificateVerification?
 
         /// Creates TLS settings; server certificates are verified unless
-        /// `certificateVerification` says otherwise.
+        /// `certificateVerification` (or `TLS_REQCERT` in `ldap.conf`) says otherwise.
         public init(
             startTLS: Bool = false,
             caCertificateFile: String? = nil,
             certificateFile: String? = nil,
             keyFile: String? = nil,
-            certificateVerification: CertificateVerification = .required
+            certificateVerification: CertificateVerification? = nil
         ) {
             self.startTLS = startTLS
             self.caCertificateFile = caCertificateFile

@@ -42,6 +42,8 @@ final class ConnectionLoop: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let nextID = Atomic<UInt64>(1)
+    /// The server of the current session, once connected.
+    let server = CurrentServer()
     /// State that only the loop thread touches.
     private let state: LoopState
 
@@ -57,7 +59,7 @@ final class ConnectionLoop: Sendable {
         }
         wakeRead = fds[0]
         wakeWrite = fds[1]
-        state = LoopState(configuration: configuration)
+        state = LoopState(configuration: configuration, server: server)
         let thread = Thread { [self] in run() }
         thread.name = "ldap-connection"
         thread.stackSize = 1 << 20
@@ -148,6 +150,11 @@ final class ConnectionLoop: Sendable {
     }
 }
 
+/// The server a connection's session reached, read by any thread.
+final class CurrentServer: Sendable {
+    let uri = Mutex<String?>(nil)
+}
+
 /// The loop thread's own state: the session and the operations in flight.
 /// Only the loop thread touches it, so it needs no lock.
 final class LoopState: @unchecked Sendable {
@@ -158,9 +165,18 @@ final class LoopState: @unchecked Sendable {
     /// Operations with a request on the wire, by message id.
     private var byMessageID: [Int32: LoopOperation] = [:]
     private let clock = ContinuousClock()
+    /// When the session was opened or last received a message: a server silent for a whole
+    /// timeout since is hung, and its session is left.
+    private var lastHeard: ContinuousClock.Instant?
+    /// The last failure to connect, and when it ended: operations started before then
+    /// share it rather than each waiting for the servers again.
+    private var connectFailure: (error: LDAPError, ended: ContinuousClock.Instant)?
 
-    init(configuration: LDAPConnection.Configuration) {
+    private let server: CurrentServer
+
+    init(configuration: LDAPConnection.Configuration, server: CurrentServer) {
         self.configuration = configuration
+        self.server = server
     }
 
     func execute(_ command: ConnectionLoop.Command) {
@@ -181,7 +197,7 @@ final class LoopState: @unchecked Sendable {
             send(operation)
         case .connect(let report):
             do throws(LDAPError) {
-                try connectIfNeeded()
+                try connectIfNeeded(startedAt: clock.now)
                 report(.success(()))
             } catch {
                 report(.failure(error))
@@ -191,16 +207,29 @@ final class LoopState: @unchecked Sendable {
         }
     }
 
-    private func connectIfNeeded() throws(LDAPError) {
+    /// Opens a session unless there is one. An operation started before the last attempt
+    /// failed fails the same way: the operations of one moment wait for the servers once.
+    private func connectIfNeeded(startedAt started: ContinuousClock.Instant) throws(LDAPError) {
         if handle == nil {
-            handle = try LDAPHandle.open(configuration)
+            if let connectFailure, started < connectFailure.ended { throw connectFailure.error }
+            let opened: LDAPHandle
+            do throws(LDAPError) {
+                opened = try LDAPHandle.open(configuration)
+            } catch {
+                connectFailure = (error, clock.now)
+                throw error
+            }
+            connectFailure = nil
+            handle = opened
+            lastHeard = clock.now
+            server.uri.withLock { $0 = opened.servers }
         }
     }
 
     /// Sends an operation's request, connecting first if there is no session.
     private func send(_ operation: LoopOperation) {
         do throws(LDAPError) {
-            try connectIfNeeded()
+            try connectIfNeeded(startedAt: operation.started)
             guard let handle else { return }
             let messageID = try operation.sendRequest(on: handle)
             operation.messageID = messageID
@@ -242,6 +271,7 @@ final class LoopState: @unchecked Sendable {
             }
             guard let message else { return }
             defer { ldap_msgfree(message) }
+            lastHeard = clock.now
             let messageID = ldap_msgid(message)
             if messageID == 0 {
                 // An unsolicited notification (RFC 4511 4.4.1): the server is
@@ -293,18 +323,28 @@ final class LoopState: @unchecked Sendable {
 
     /// Abandons and fails the operations whose server stayed silent too long, and hands on
     /// what operations kept back as long as they may.
+    ///
+    /// When the server has sent nothing at all for a whole timeout, it is not slow with one
+    /// request but hung: the session is left, every operation on it fails with the timeout,
+    /// and the next operation connects again, to the next server of the list if this one
+    /// still does not answer.
     func expireDeadlines() {
         let now = clock.now
         for operation in operations.values {
             if let flushDeadline = operation.flushDeadline, flushDeadline <= now { operation.flush() }
         }
         for operation in Array(operations.values) {
-            guard let deadline = operation.deadline, deadline <= now else { continue }
+            guard let deadline = operation.deadline, deadline <= now, operations[operation.id] != nil else { continue }
+            let waited = operation.timeout.map { " within \($0.formattedSeconds)" } ?? ""
+            let timedOut = LDAPError(.timeout, message: "no response from the server\(waited)",
+                                     operation: operation.name, server: handle?.servers ?? "")
+            if let timeout = operation.timeout, let lastHeard, lastHeard + timeout <= now {
+                dropSession(timedOut)
+                return
+            }
             operations.removeValue(forKey: operation.id)
             abandon(operation)
-            let waited = operation.timeout.map { " within \($0.formattedSeconds)" } ?? ""
-            operation.fail(LDAPError(.timeout, message: "no response from the server\(waited)",
-                                     operation: operation.name, server: handle?.servers ?? ""))
+            operation.fail(timedOut)
         }
     }
 

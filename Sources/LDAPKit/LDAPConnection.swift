@@ -64,6 +64,12 @@ public final class LDAPConnection: Sendable {
         try result.get()
     }
 
+    /// The server the connection reached last: of a list, the first that answered; `nil`
+    /// before the connection is first made.
+    public var server: String? {
+        loop.server.uri.withLock { $0 }
+    }
+
     /// Unbinds and closes the connection. Operations still in flight fail;
     /// later operations fail with ``LDAPResultCode/serverDown``.
     ///

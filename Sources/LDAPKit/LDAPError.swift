@@ -24,19 +24,25 @@ public struct LDAPError: Error, Sendable, Hashable {
     /// The server (URI) the operation was sent to, when known.
     public var server: String
 
+    /// A local file the client could not read (a CA certificate, a client certificate
+    /// or its key), when that is why the operation failed.
+    public var unreadableFile: String?
+
     /// Creates an error.
     public init(
         _ code: Code,
         message: String = "",
         matchedDN: String = "",
         operation: String = "",
-        server: String = ""
+        server: String = "",
+        unreadableFile: String? = nil
     ) {
         self.code = code
         self.message = message
         self.matchedDN = matchedDN
         self.operation = operation
         self.server = server
+        self.unreadableFile = unreadableFile
     }
 }
 
@@ -69,6 +75,12 @@ extension LDAPError {
 
     /// An assertion control's filter did not match, so the entry was left unchanged.
     public var isAssertionFailed: Bool { code == .assertionFailed }
+
+    /// Whether the next server of a list may be tried: this one could not be reached, did
+    /// not answer in time, failed TLS, or said it is unavailable.
+    var leavesServer: Bool {
+        unreadableFile == nil && (isServerDown || code == .timeout || code == .busy)
+    }
 
     /// The caller cancelled the operation (task cancellation).
     public var isCancelled: Bool { code == .userCancelled || code == .canceled }

@@ -60,38 +60,88 @@ final class LDAPHandle {
 
     // MARK: Opening
 
-    /// Creates a session for `configuration`, connects to the first server
-    /// that answers, starts TLS if asked and binds. Blocks the calling thread
-    /// (the connection's own) for at most the configured timeouts.
+    /// Creates a session for `configuration`: connects to the first server that answers,
+    /// starts TLS if asked and binds. Blocks the calling thread (the connection's own) for at
+    /// most the configured timeouts per server tried.
+    ///
+    /// The servers are tried one at a time, as libldap tries its URI list, but a server is
+    /// left for the next one not only when it refuses the connection: also when TLS fails
+    /// with it, or when it accepts the connection and then does not answer the bind within
+    /// the operation timeout (a hung server). A bind the server refuses ends the search:
+    /// every replica of a directory would refuse it too, and each refusal may count
+    /// towards locking the account.
     static func open(_ configuration: LDAPConnection.Configuration) throws(LDAPError) -> LDAPHandle {
         if configuration.servers.isEmpty && configuration.systemDefaults == .ignored {
             throw LDAPError(.paramError, message: "no LDAP server configured", operation: "connect")
         }
-        let uriList = configuration.servers.isEmpty ? nil : configuration.servers.joined(separator: " ")
-        var session: OpaquePointer?
-        LibLDAPSetup.willUse()
-        let rc = ldap_initialize(&session, uriList)
-        guard rc == LDAP_SUCCESS, let session else {
-            throw LDAPHandle.error(rc, message: "invalid server URI list", operation: "connect",
-                                   server: uriList ?? "")
+        let listed = configuration.servers.isEmpty ? [defaultURI() ?? ""] : configuration.servers
+        let servers = listed.flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) }
+        guard !servers.isEmpty else {
+            throw LDAPError(.paramError, message: "no LDAP server configured", operation: "connect")
         }
-        let handle = LDAPHandle(ld: session, servers: uriList ?? LDAPHandle.defaultURI() ?? "default server")
-        try handle.applyOptions(configuration)
-        try handle.check(ldap_connect(session), "connect")
-        if configuration.tls.startTLS && !handle.isLDAPS {
-            let tls = ldap_start_tls_s(session, nil, nil)
-            guard tls == LDAP_SUCCESS else {
-                let failure = handle.error(tls, operation: "StartTLS")
-                throw failure
+        var failures: [LDAPError] = []
+        for server in servers {
+            do throws(LDAPError) {
+                return try openOne(server, configuration)
+            } catch {
+                guard error.leavesServer else { throw error }
+                failures.append(error)
             }
         }
-        try handle.bind(configuration.authentication)
+        guard failures.count > 1 else { throw failures[0] }
+        // Each server's own reason, the last one's code.
+        var failure = failures[failures.count - 1]
+        failure.message = "no server answered: " + failures.map { "\($0.server): \($0.code.name): \($0.message)" }
+            .joined(separator: "; ")
+        failure.server = servers.joined(separator: " ")
+        throw failure
+    }
+
+    /// A session with one server: connected, with TLS if asked, and bound.
+    private static func openOne(_ server: String, _ configuration: LDAPConnection.Configuration) throws(LDAPError)
+        -> LDAPHandle
+    {
+        var session: OpaquePointer?
+        LibLDAPSetup.willUse()
+        let rc = ldap_initialize(&session, server)
+        guard rc == LDAP_SUCCESS, let session else {
+            throw LDAPHandle.error(rc, message: "invalid server URI", operation: "connect", server: server)
+        }
+        let handle = LDAPHandle(ld: session, servers: server)
+        try handle.applyOptions(configuration)
+        let connected = ldap_connect(session)
+        guard connected == LDAP_SUCCESS else { throw handle.connectionError(connected) }
+        handle.limitBlockedWrites(configuration.operationTimeout)
+        if configuration.tls.startTLS && !handle.isLDAPS {
+            let tls = ldap_start_tls_s(session, nil, nil)
+            guard tls == LDAP_SUCCESS else { throw handle.startTLSError(tls) }
+        }
+        do throws(LDAPError) {
+            try handle.bind(configuration.authentication)
+        } catch {
+            var failure = error
+            if failure.code == .timeout, let timeout = configuration.operationTimeout {
+                failure.message = "no response from the server within \(timeout.formattedSeconds)"
+            }
+            throw failure
+        }
         // After the bind, when nothing is left to read: buffered reads from here on.
         guard cldap_add_readahead(session) == 0 else {
             throw LDAPError(.localError, message: "could not set up buffered reading", operation: "connect",
                             server: handle.servers)
         }
         return handle
+    }
+
+    /// Makes a write to the socket give up after `timeout`: libldap writes requests to a
+    /// blocking socket, and a server that stopped reading (hung, or stopped with SIGSTOP)
+    /// would otherwise block the connection's thread, and every deadline with it, for ever
+    /// once the socket's buffers are full.
+    private func limitBlockedWrites(_ timeout: Duration?) {
+        guard let timeout, let socket = fileDescriptor else { return }
+        let (seconds, attoseconds) = timeout.components
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        _ = setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// libldap's default URI list (`URI` in `ldap.conf` or `LDAPURI`).
@@ -191,19 +241,74 @@ final class LDAPHandle {
         try setString(LDAP_OPT_X_TLS_CERTFILE, tls.certificateFile ?? inherited(LDAP_OPT_X_TLS_CERTFILE),
                       "the client certificate file")
         try setString(LDAP_OPT_X_TLS_KEYFILE, tls.keyFile ?? inherited(LDAP_OPT_X_TLS_KEYFILE), "the client key file")
-        let requirement: Int32 = switch tls.certificateVerification {
-        case .required: LDAP_OPT_X_TLS_DEMAND
-        case .disabled: LDAP_OPT_X_TLS_NEVER
+        // TLS_REQCERT stays as libldap read it unless this configuration says, or ignores it.
+        if let verification = tls.certificateVerification ?? (ignoring ? .required : nil) {
+            let requirement: Int32 = switch verification {
+            case .required: LDAP_OPT_X_TLS_DEMAND
+            case .disabled: LDAP_OPT_X_TLS_NEVER
+            }
+            try setInt(LDAP_OPT_X_TLS_REQUIRE_CERT, requirement, "certificate verification")
         }
-        try setInt(LDAP_OPT_X_TLS_REQUIRE_CERT, requirement, "certificate verification")
-        try setInt(LDAP_OPT_X_TLS_NEWCTX, 0, "a new TLS context")
+        var zero: Int32 = 0
+        guard ldap_set_option(ld, LDAP_OPT_X_TLS_NEWCTX, &zero) == LDAP_OPT_SUCCESS else {
+            throw tlsContextError()
+        }
+    }
+
+    /// Why the session's TLS context could not be made: usually a file it names that cannot
+    /// be read, which is named.
+    private func tlsContextError() -> LDAPError {
+        var problems: [String] = []
+        var unreadable: String?
+        for (option, what) in [(LDAP_OPT_X_TLS_CACERTFILE, "CA certificate file"),
+                               (LDAP_OPT_X_TLS_CACERTDIR, "CA certificate directory"),
+                               (LDAP_OPT_X_TLS_CERTFILE, "client certificate file"),
+                               (LDAP_OPT_X_TLS_KEYFILE, "client key file")] {
+            guard let path = stringOption(option), !path.isEmpty else { continue }
+            if access(path, R_OK) != 0 {
+                unreadable = unreadable ?? path
+                problems.append("the \(what) \(path) cannot be read: \(String(cString: strerror(errno)))")
+            }
+        }
+        let message = problems.isEmpty
+            ? "could not set up TLS" + (diagnosticMessage().isEmpty ? "" : ": " + diagnosticMessage())
+            : problems.joined(separator: "; ")
+        return LDAPError(.localError, message: message, operation: "connect", server: servers,
+                         unreadableFile: unreadable)
+    }
+
+    /// A string option of this session.
+    private func stringOption(_ option: Int32) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard ldap_get_option(ld, option, &value) == LDAP_OPT_SUCCESS, let value else { return nil }
+        defer { ldap_memfree(value) }
+        return String(cString: value)
+    }
+
+    /// The error of a failed `ldap_connect`, saying what TLS found wrong when it was TLS.
+    private func connectionError(_ rc: Int32) -> LDAPError {
+        var failure = error(rc, operation: "connect")
+        if isLDAPS { failure.message = TLSFailure.explain(failure.message, code: failure.code) }
+        return failure
+    }
+
+    /// The error of a failed StartTLS, saying what TLS found wrong, or that the server
+    /// offers no TLS.
+    private func startTLSError(_ rc: Int32) -> LDAPError {
+        var failure = error(rc, operation: "StartTLS")
+        failure.message = TLSFailure.explain(failure.message, code: failure.code)
+        return failure
     }
 
     private func bind(_ authentication: LDAPConnection.Authentication) throws(LDAPError) {
         let rc: Int32
         switch authentication {
         case .anonymous:
-            return
+            // An anonymous simple bind, as `ldapsearch -x` sends: the server's first answer,
+            // so a server that accepts connections and answers nothing is found out here,
+            // within the timeout, while the next one can still be tried.
+            var empty = CLDAP.berval(bv_len: 0, bv_val: nil)
+            rc = ldap_sasl_bind_s(ld, "", cldap_sasl_simple(), &empty, nil, nil, nil)
         case .simple(let dn, let password):
             rc = password.bytes.withUnsafeBufferPointer { bytes in
                 var credentials = CLDAP.berval(

@@ -43,6 +43,8 @@ class LoopOperation: @unchecked Sendable {
     var flushDeadline: ContinuousClock.Instant?
     /// Set by the caller's task cancellation handler.
     let cancellation: CancellationFlag
+    /// When the caller started the operation.
+    let started = ContinuousClock.now
 
     init(id: UInt64, name: String, timeout: Duration?, cancellation: CancellationFlag) {
         self.id = id

@@ -7,8 +7,9 @@ import Glibc
 #endif
 
 /// The connection options every command takes, spelled as ldapsearch spells
-/// them where they overlap. Anything left unset comes from libldap's own
-/// configuration (`ldap.conf`, `~/.ldaprc`, `LDAPURI`, `LDAPBASE`).
+/// them where they overlap. Anything left unset comes from the configuration
+/// file's profile, then from libldap's own configuration (`ldap.conf`,
+/// `~/.ldaprc`, the `LDAP*` variables), as ldapsearch reads it.
 enum ConnectionOptions {
     /// The option specifications, accepted before or after the command name.
     static let specs: [OptionSpec] = [
@@ -19,7 +20,9 @@ enum ConnectionOptions {
         OptionSpec(["-y", "--password-file"], .value("FILE"), help: "read the bind password from FILE"),
         OptionSpec(["-Z", "--starttls"], help: "require StartTLS; fail rather than continue in clear"),
         OptionSpec(["-Y", "--sasl-mech"], .value("MECH"), help: "SASL mechanism: EXTERNAL (ldapi peer credentials or a TLS client certificate)"),
-        OptionSpec(["-x", "--simple"], help: "simple authentication (the default; accepted for ldapsearch compatibility)"),
+        OptionSpec(["-x", "--simple"], help: "simple authentication, even when ldap.conf names a SASL mechanism (SASL_MECH)"),
+        OptionSpec(["--timeout"], .value("SECONDS"), help: "give up on a server that does not answer within SECONDS (default 30)"),
+        OptionSpec(["-v", "--verbose"], help: "say which server, base and identity are used, and where they come from"),
         OptionSpec(["--profile"], .value("NAME"), help: "use the [NAME] profile of the configuration file"),
         OptionSpec(["--config"], .value("FILE"), help: "the configuration file (default $XDG_CONFIG_HOME/ldapbook/config)"),
     ]
@@ -39,19 +42,19 @@ enum ConnectionOptions {
     ///   options, and for a password file that cannot be read.
     static func configuration(_ parsed: ParsedCommandLine) throws -> LDAPConnection.Configuration {
         let settings = try settings(parsed)
-        let environment = ProcessInfo.processInfo.environment
+        let libldap = LDAPConnection.LibLDAPDefaults.current
         var configuration = LDAPConnection.Configuration()
         if let uri = parsed.value("--uri") ?? settings["uri"] {
             configuration.servers = uri.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         }
-        if let timeout = settings["timeout"] {
-            guard let seconds = Int(timeout), seconds > 0 else {
-                throw CommandFailure(.usage, "timeout in the configuration must be a number of seconds")
-            }
-            configuration.operationTimeout = .seconds(seconds)
-        }
+        try applyTimeouts(parsed, settings, libldap, to: &configuration)
         if let caFile = settings["ca-file"] {
-            configuration.tls.caCertificateFile = expandingTilde(caFile)
+            let path = expandingTilde(caFile)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CommandFailure(.noInput, "ca-file in the configuration: cannot read \(caFile)"
+                    + (FileManager.default.fileExists(atPath: path) ? "" : ": no such file"))
+            }
+            configuration.tls.caCertificateFile = path
         }
         if let base = parsed.value("--base") ?? settings["base"] {
             do {
@@ -63,23 +66,30 @@ enum ConnectionOptions {
         configuration.tls.startTLS = parsed.flag("--starttls") || ["yes", "true", "on"].contains(settings["starttls"]?.lowercased() ?? "")
 
         let flagBindDN = parsed.value("--bind-dn")
-        let bindDN = flagBindDN ?? settings["binddn"] ?? environment["LDAPBINDDN"]
+        let bindDN = flagBindDN ?? settings["binddn"] ?? libldap.bindDN
         let passwordFile = parsed.value("--password-file") ?? (flagBindDN == nil ? settings["password-file"].map(expandingTilde) : nil)
         let prompt = parsed.flag("--prompt-password")
-        if let mechanism = parsed.value("--sasl-mech") ?? (bindDN == nil ? settings["sasl-mech"] : nil) {
+        // ldapsearch binds with SASL_MECH unless told -x; a bind DN or password given here
+        // means a simple bind.
+        let simple = parsed.flag("--simple") || flagBindDN != nil || settings["binddn"] != nil || passwordFile != nil || prompt
+        let mechanism = parsed.value("--sasl-mech").map { ($0, "-Y") }
+            ?? (flagBindDN == nil && settings["binddn"] == nil ? settings["sasl-mech"].map { ($0, "sasl-mech in the configuration") } : nil)
+            ?? (simple ? nil : libldap.saslMechanism.map { ($0, "SASL_MECH of ldap.conf") })
+        if let (mechanism, source) = mechanism {
             guard mechanism.uppercased() == "EXTERNAL" else {
-                throw CommandFailure(.usage, "-Y: only the EXTERNAL mechanism is supported, not \(mechanism)")
+                throw CommandFailure(.usage, "\(source): only the EXTERNAL mechanism is supported, not \(mechanism)"
+                    + (source == "-Y" ? "" : "; -x binds simply instead"))
             }
-            guard bindDN == nil, passwordFile == nil, !prompt else {
+            guard flagBindDN == nil, settings["binddn"] == nil, passwordFile == nil, !prompt else {
                 throw CommandFailure(.usage, "-Y EXTERNAL takes no bind DN or password")
             }
             configuration.authentication = .saslExternal()
-        } else if let bindDN {
+        } else if let bindDN, passwordFile != nil || prompt || flagBindDN != nil || settings["binddn"] != nil {
             let dn: DistinguishedName
             do {
                 dn = try DistinguishedName(parsing: bindDN)
             } catch {
-                throw CommandFailure(.usage, "-D: \(error.message)")
+                throw CommandFailure(.usage, "\(flagBindDN != nil ? "-D" : settings["binddn"] != nil ? "binddn in the configuration" : "BINDDN of .ldaprc"): \(error.message)")
             }
             let password: LDAPConnection.Password
             if let passwordFile {
@@ -92,9 +102,29 @@ enum ConnectionOptions {
             }
             configuration.authentication = .simple(dn: dn, password: password)
         } else if passwordFile != nil || prompt {
-            throw CommandFailure(.usage, "a password (-W or -y) needs a bind DN (-D)")
+            throw CommandFailure(.usage, "a password (-W or -y) needs a bind DN: -D, binddn in the configuration, or BINDDN in ~/.ldaprc")
         }
         return configuration
+    }
+
+    /// The operation and connection timeouts: `--timeout`, else the configuration's
+    /// `timeout`, each setting both; else ldap.conf's TIMEOUT and NETWORK_TIMEOUT; else 30
+    /// seconds for an operation and 10 (at most the operation's) to connect.
+    private static func applyTimeouts(_ parsed: ParsedCommandLine, _ settings: [String: String],
+                                      _ libldap: LDAPConnection.LibLDAPDefaults,
+                                      to configuration: inout LDAPConnection.Configuration) throws {
+        let given = parsed.value("--timeout").map { ($0, "--timeout") } ?? settings["timeout"].map { ($0, "timeout in the configuration") }
+        if let (text, source) = given {
+            guard let seconds = Int(text), seconds > 0 else {
+                throw CommandFailure(.usage, "\(source) must be a whole number of seconds, not \(text)")
+            }
+            configuration.operationTimeout = .seconds(seconds)
+            configuration.networkTimeout = .seconds(seconds)
+            return
+        }
+        let operation = libldap.operationTimeout ?? .seconds(30)
+        configuration.operationTimeout = operation
+        configuration.networkTimeout = libldap.networkTimeout ?? min(.seconds(10), operation)
     }
 
     /// `~/x` as a path in the home directory.

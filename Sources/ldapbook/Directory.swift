@@ -15,6 +15,7 @@ enum Directory {
     static func isConfigured(_ configuration: LDAPConnection.Configuration) -> Bool {
         if !configuration.servers.isEmpty { return true }
         let environment = ProcessInfo.processInfo.environment
+        guard environment["LDAPNOINIT"] == nil else { return false }
         if environment["LDAPURI"] != nil || environment["LDAPHOST"] != nil { return true }
         return LDAPConnection.libldapDefaultURI.map { $0 != libldapBuiltInURI } ?? false
     }
@@ -22,6 +23,7 @@ enum Directory {
     /// A connection per the options; the local directory when none is configured.
     static func connection(_ parsed: ParsedCommandLine) async throws -> LDAPConnection {
         var configuration = try ConnectionOptions.configuration(parsed)
+        let verbose = parsed.flag("--verbose")
         if !isConfigured(configuration) {
             let local = LocalDirectory()
             try await local.start()
@@ -30,13 +32,29 @@ enum Directory {
             if configuration.base == nil {
                 configuration.base = try DistinguishedName(parsing: LocalDirectory.suffix)
             }
+            if verbose { Diagnostics.say("no directory is configured: the local directory, \(local.ldapiURI)") }
         }
-        let connection = LDAPConnection(configuration: configuration)
-        guard connection.defaultBase == nil else { return connection }
-        // No base anywhere: the one the server names, as ldapvi and Thunderbird find it.
-        configuration.base = try await discoveredBase(connection)
-        await connection.close()
-        return LDAPConnection(configuration: configuration)
+        var connection = LDAPConnection(configuration: configuration)
+        if connection.defaultBase == nil {
+            // No base anywhere: the one the server names, as ldapvi and Thunderbird find it.
+            configuration.base = try await discoveredBase(connection)
+            await connection.close()
+            connection = LDAPConnection(configuration: configuration)
+            if verbose, let base = configuration.base { Diagnostics.say("base \(base): the server's only naming context") }
+        }
+        if verbose {
+            try await connection.connect()
+            let settings = try ConnectionOptions.settings(parsed)
+            let baseSource = parsed.value("--base") != nil ? "-b" : settings["base"] != nil ? "the configuration file"
+                : configuration.base == nil ? "BASE of ldap.conf" : nil
+            if let base = connection.defaultBase, let baseSource { Diagnostics.say("base \(base), from \(baseSource)") }
+            let binding = configuration.description.split(separator: ", ")
+                .filter { $0.hasPrefix("bind:") || $0 == "StartTLS" }.joined(separator: ", ")
+            // Who-am-I (RFC 4532) says whom the server took us for; not every server answers it.
+            let identity = (try? await connection.whoAmI()).map { $0.isEmpty ? "" : ", as \($0)" } ?? ""
+            Diagnostics.say("connected to \(connection.server ?? "?"), \(binding)\(identity)")
+        }
+        return connection
     }
 
     /// The one naming context of the server's root DSE; a clear error when it offers none or

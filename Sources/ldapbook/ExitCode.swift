@@ -44,6 +44,12 @@ enum ExitCode: Int32 {
             default: return (.invalidValue, error.message)
             }
         case let error as LDAPError:
+            if let file = error.unreadableFile {
+                return (.noInput, "cannot read \(file): " + error.description)
+            }
+            if error.operation == "StartTLS" {
+                return (.unavailable, "StartTLS failed: " + error.description)
+            }
             if error.isServerDown || error.isTimeout || error.code == .busy {
                 return (.unavailable, "directory unavailable: " + error.description)
             }

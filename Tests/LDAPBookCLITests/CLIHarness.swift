@@ -30,9 +30,10 @@ enum CLI {
     /// the built ldapbook) with the arguments. Standard output or error can go to a file, such as
     /// `/dev/full`, given by path; what goes there is not captured.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
-                    launcher: [String] = [], binary: URL? = nil,
+                    unsetting: [String] = [], launcher: [String] = [], binary: URL? = nil,
                     standardOutputPath: String? = nil, standardErrorPath: String? = nil) throws -> Result {
-        let (process, out, err) = process(arguments, environment: environment, launcher: launcher, binary: binary)
+        let (process, out, err) = process(arguments, environment: environment, unsetting: unsetting,
+                                          launcher: launcher, binary: binary)
         if let standardOutputPath {
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutputPath))
             try out.fileHandleForWriting.close()
@@ -67,8 +68,8 @@ enum CLI {
 
     /// ldapbook (or `launcher` running `binary`) with `arguments`, not started, its standard
     /// output and error going to the pipes returned.
-    private static func process(_ arguments: [String], environment: [String: String], launcher: [String] = [],
-                                binary: URL? = nil) -> (Process, Pipe, Pipe) {
+    private static func process(_ arguments: [String], environment: [String: String], unsetting: [String] = [],
+                                launcher: [String] = [], binary: URL? = nil) -> (Process, Pipe, Pipe) {
         let process = Process()
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
@@ -82,6 +83,7 @@ enum CLI {
         // What reach remembers stays with the tests' process, never in the user's own state.
         env["XDG_STATE_HOME"] = stateHome.path
         for (key, value) in environment { env[key] = value }
+        for key in unsetting { env[key] = nil }
         process.environment = env
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

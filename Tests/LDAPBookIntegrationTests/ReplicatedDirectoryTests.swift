@@ -86,6 +86,25 @@ struct ReplicatedDirectoryTests {
         await book.connection.close()
     }
 
+    @Test("With the first server hung (SIGSTOP), the URI list reads and writes through the second; once resumed, both agree")
+    func hungServerIsLeft() async throws {
+        let (first, second) = try await startPair()
+        defer { first.resume(); first.cleanup(); second.cleanup() }
+        first.pause()
+        let connection = LDAPConnection(configuration: .init(
+            servers: [first.ldapURI, second.ldapURI], base: try DistinguishedName(parsing: Self.suffix),
+            authentication: .simple(dn: try DistinguishedName(parsing: first.rootDN), password: .init(first.rootPassword)),
+            networkTimeout: .seconds(2), operationTimeout: .seconds(2), systemDefaults: .ignored))
+        let book = AddressBook(connection: connection)
+        let email = try await book.field(named: "email")
+        _ = try await book.add(NewPerson(givenName: "Barbara", surname: "Liskov", values: [(email, ["barbara@example.org"])]))
+        #expect(connection.server == second.ldapURI, "the hung server was left for the live one")
+        #expect(try await emails(of: "barbara liskov", on: second, expected: ["barbara@example.org"]) == ["barbara@example.org"])
+        first.resume()
+        #expect(try await emails(of: "barbara liskov", on: first, expected: ["barbara@example.org"]) == ["barbara@example.org"])
+        await book.connection.close()
+    }
+
     @Test("Values added to one person through both servers at once all survive")
     func concurrentAdditions() async throws {
         let (first, second) = try await startPair()

@@ -301,12 +301,13 @@ struct ProxyError: Error, CustomStringConvertible {
 
 extension WriteLosingProxy {
     /// An address book that talks to `server` through the proxy, with a people base of its own.
-    func book(_ server: Slapd, naming: EntryNaming = .generatedUID) async throws -> AddressBook {
+    func book(_ server: Slapd, naming: EntryNaming = .generatedUID,
+              operationTimeout: Duration = .seconds(20)) async throws -> AddressBook {
         let connection = try await LDAPConnection.connect(configuration: .init(
             servers: [uri],
             base: try DistinguishedName(parsing: BookDirectory.suffix),
             authentication: .simple(dn: try DistinguishedName(parsing: server.rootDN), password: .init(server.rootPassword)),
-            networkTimeout: .seconds(5), operationTimeout: .seconds(20), systemDefaults: .ignored))
+            networkTimeout: .seconds(5), operationTimeout: operationTimeout, systemDefaults: .ignored))
         let base = try DistinguishedName(parsing: BookDirectory.suffix).child("ou", LDAPValue("people-\(UUID().uuidString.prefix(8))"))
         return AddressBook(connection: connection, configuration: .init(peopleBase: base, naming: naming))
     }

@@ -76,6 +76,53 @@ struct ConnectionTests {
         #expect(try await connection.whoAmI().lowercased() == "dn:\(server.rootDN.lowercased())")
     }
 
+    @Test("a hung server (SIGSTOP) of a URI list is left after the timeout for the next one, bound or anonymous")
+    func hungServerIsLeft() async throws {
+        let hung = try await TestDirectory.makeServer()
+        let live = try await TestDirectory.shared()
+        hung.pause()
+        defer { hung.resume() }
+        var configuration = try TestDirectory.rootConfiguration(live, operationTimeout: .seconds(1))
+        configuration.servers = [hung.ldapURI, live.ldapURI]
+        let bound = try await LDAPConnection.connect(configuration: configuration)
+        #expect(bound.server == live.ldapURI)
+        #expect(try await bound.whoAmI().lowercased() == "dn:\(live.rootDN.lowercased())")
+
+        configuration.authentication = .anonymous
+        let anonymous = LDAPConnection(configuration: configuration)
+        let entries = try await anonymous.search(scope: .base, attributes: ["1.1"]).collect()
+        #expect(entries.count == 1, "the first operation, not only connect(), finds the live server")
+        #expect(anonymous.server == live.ldapURI)
+
+        configuration.servers = [hung.ldapURI]
+        let alone = LDAPConnection(configuration: configuration)
+        let error = await #expect(throws: LDAPError.self) { try await alone.connect() }
+        #expect(error?.code == .timeout)
+        hung.resume()
+        await hung.stop()
+    }
+
+    @Test("a session whose server hangs is left: the operation times out, the next one goes to the next server")
+    func sessionOfHungServerIsLeft() async throws {
+        let first = try await TestDirectory.makeServer()
+        let second = try await TestDirectory.shared()
+        let connection = LDAPConnection(configuration: .init(
+            servers: [first.ldapURI, second.ldapURI], base: try DistinguishedName(parsing: TestDirectory.suffix),
+            networkTimeout: .seconds(1), operationTimeout: .seconds(1), systemDefaults: .ignored))
+        #expect(try await connection.search(scope: .base, attributes: ["1.1"]).collect().count == 1)
+        #expect(connection.server == first.ldapURI)
+        first.pause()
+        defer { first.resume() }
+        let error = await #expect(throws: LDAPError.self) {
+            _ = try await connection.search(scope: .base, attributes: ["1.1"]).collect()
+        }
+        #expect(error?.code == .timeout)
+        #expect(try await connection.search(scope: .base, attributes: ["1.1"]).collect().count == 1)
+        #expect(connection.server == second.ldapURI)
+        first.resume()
+        await first.stop()
+    }
+
     @Test("StartTLS against a server without TLS fails instead of going on in clear")
     func startTLSFailureIsAnError() async throws {
         let server = try await TestDirectory.shared()
