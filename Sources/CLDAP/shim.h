@@ -34,6 +34,13 @@ static inline int cldap_set_timeval(LDAP *ld, int option, long seconds, long mic
     return ldap_set_option(ld, option, &tv);
 }
 
+/* LDAP_OPT_CONNECT_ASYNC: connect and complete the TLS handshake in
+ * non-blocking steps, so that LDAP_OPT_NETWORK_TIMEOUT bounds the handshake
+ * too; without it a handshake the server never answers loops for ever. */
+static inline int cldap_set_connect_async(LDAP *ld, int on) {
+    return ldap_set_option(ld, LDAP_OPT_CONNECT_ASYNC, on ? LDAP_OPT_ON : LDAP_OPT_OFF);
+}
+
 /* Reads a timeout option: 0 and the value when one is set, -1 when none is
  * (libldap hands out a copy to free, or NULL for "no timeout"). */
 static inline int cldap_get_timeval(LDAP *ld, int option, long *seconds, long *microseconds) {
@@ -84,6 +91,72 @@ static inline int cldap_add_readahead(LDAP *ld) {
 static inline int cldap_set_sasl_plugin_path(const char *path) {
     int (*set_path)(int, const char *) = (int (*)(int, const char *))dlsym(RTLD_DEFAULT, "sasl_set_path");
     return set_path ? set_path(0 /* SASL_PATH_TYPE_PLUGIN */, path) : -1;
+}
+
+/* Why the TLS library refuses a server certificate. libldap's diagnostic is
+ * "(unknown error code)" for every certificate it refuses (its GnuTLS code puts
+ * a status where an error code is expected), so the certificate, read from a
+ * session that did not check it, is checked again here by GnuTLS itself: the
+ * TLS library of Debian's libldap, already loaded with it, looked up at run
+ * time like Cyrus SASL above, so that building needs no GnuTLS headers.
+ *
+ * Returns GnuTLS's verification status bits for `der` against the CAs of
+ * `ca_file`, else `ca_directory`, else the system's (0: trusted), and sets
+ * `*names_host` to whether the certificate names `host` and `*expires` to its
+ * expiry (seconds since 1970). Returns -1 when GnuTLS is not loaded (libldap
+ * built with OpenSSL) or the certificate cannot be read. */
+typedef struct { unsigned char *data; unsigned int size; } cldap_gnutls_datum;
+
+static inline long cldap_check_certificate(const unsigned char *der, unsigned int length, const char *host,
+                                           const char *ca_file, const char *ca_directory,
+                                           int *names_host, long *expires) {
+    int (*crt_init)(void **) = (int (*)(void **))dlsym(RTLD_DEFAULT, "gnutls_x509_crt_init");
+    void (*crt_deinit)(void *) = (void (*)(void *))dlsym(RTLD_DEFAULT, "gnutls_x509_crt_deinit");
+    int (*crt_import)(void *, const cldap_gnutls_datum *, int) =
+        (int (*)(void *, const cldap_gnutls_datum *, int))dlsym(RTLD_DEFAULT, "gnutls_x509_crt_import");
+    unsigned (*check_hostname)(void *, const char *) =
+        (unsigned (*)(void *, const char *))dlsym(RTLD_DEFAULT, "gnutls_x509_crt_check_hostname");
+    long (*expiration)(void *) = (long (*)(void *))dlsym(RTLD_DEFAULT, "gnutls_x509_crt_get_expiration_time");
+    int (*list_init)(void **, unsigned) = (int (*)(void **, unsigned))dlsym(RTLD_DEFAULT, "gnutls_x509_trust_list_init");
+    void (*list_deinit)(void *, unsigned) = (void (*)(void *, unsigned))dlsym(RTLD_DEFAULT, "gnutls_x509_trust_list_deinit");
+    int (*add_file)(void *, const char *, const char *, int, unsigned, unsigned) =
+        (int (*)(void *, const char *, const char *, int, unsigned, unsigned))dlsym(RTLD_DEFAULT, "gnutls_x509_trust_list_add_trust_file");
+    int (*add_directory)(void *, const char *, const char *, int, unsigned, unsigned) =
+        (int (*)(void *, const char *, const char *, int, unsigned, unsigned))dlsym(RTLD_DEFAULT, "gnutls_x509_trust_list_add_trust_dir");
+    int (*add_system)(void *, unsigned, unsigned) =
+        (int (*)(void *, unsigned, unsigned))dlsym(RTLD_DEFAULT, "gnutls_x509_trust_list_add_system_trust");
+    int (*verify)(void *, void **, unsigned, unsigned, unsigned *, void *) =
+        (int (*)(void *, void **, unsigned, unsigned, unsigned *, void *))dlsym(RTLD_DEFAULT, "gnutls_x509_trust_list_verify_crt");
+    if (!crt_init || !crt_deinit || !crt_import || !check_hostname || !expiration || !list_init || !list_deinit
+        || !add_file || !add_directory || !add_system || !verify) {
+        return -1;
+    }
+    void *certificate = NULL;
+    if (crt_init(&certificate) < 0) return -1;
+    cldap_gnutls_datum datum = { (unsigned char *)der, length };
+    if (crt_import(certificate, &datum, 0 /* GNUTLS_X509_FMT_DER */) < 0) {
+        crt_deinit(certificate);
+        return -1;
+    }
+    *names_host = check_hostname(certificate, host) != 0;
+    *expires = expiration(certificate);
+    void *trusted = NULL;
+    if (list_init(&trusted, 0) < 0) {
+        crt_deinit(certificate);
+        return -1;
+    }
+    if (ca_file) {
+        add_file(trusted, ca_file, NULL, 1 /* GNUTLS_X509_FMT_PEM */, 0, 0);
+    } else if (ca_directory) {
+        add_directory(trusted, ca_directory, NULL, 1, 0, 0);
+    } else {
+        add_system(trusted, 0, 0);
+    }
+    unsigned status = 0;
+    long result = verify(trusted, &certificate, 1, 0, &status, NULL) < 0 ? -1 : (long)status;
+    list_deinit(trusted, 1);
+    crt_deinit(certificate);
+    return result;
 }
 
 #endif /* CLDAP_SHIM_H */

@@ -16,7 +16,7 @@ final class LDAPHandle {
     /// The parent DN of the last entry decoded, shared by the next entries under it.
     private var parentDNs = DistinguishedName.ParentCache()
 
-    private init(ld: OpaquePointer, servers: String) {
+    init(ld: OpaquePointer, servers: String) {
         self.ld = ld
         self.servers = servers
     }
@@ -110,11 +110,11 @@ final class LDAPHandle {
         let handle = LDAPHandle(ld: session, servers: server)
         try handle.applyOptions(configuration)
         let connected = ldap_connect(session)
-        guard connected == LDAP_SUCCESS else { throw handle.connectionError(connected) }
+        guard connected == LDAP_SUCCESS else { throw handle.connectionError(connected, configuration) }
         handle.limitBlockedWrites(configuration.operationTimeout)
         if configuration.tls.startTLS && !handle.isLDAPS {
             let tls = ldap_start_tls_s(session, nil, nil)
-            guard tls == LDAP_SUCCESS else { throw handle.startTLSError(tls) }
+            guard tls == LDAP_SUCCESS else { throw handle.startTLSError(tls, configuration) }
         }
         do throws(LDAPError) {
             try handle.bind(configuration.authentication)
@@ -125,8 +125,12 @@ final class LDAPHandle {
             }
             throw failure
         }
-        // After the bind, when nothing is left to read: buffered reads from here on.
-        guard cldap_add_readahead(session) == 0 else {
+        // After the bind, when nothing is left to read: buffered reads from here on. Not under
+        // TLS: the layer below GnuTLS then holds records that the connection's poll(2) on the
+        // socket never hears of, and a reply can wait there unread (a second operation over
+        // StartTLS timed out); GnuTLS buffers its own reads.
+        let usesTLS = handle.isLDAPS || configuration.tls.startTLS
+        guard usesTLS || cldap_add_readahead(session) == 0 else {
             throw LDAPError(.localError, message: "could not set up buffered reading", operation: "connect",
                             server: handle.servers)
         }
@@ -172,7 +176,7 @@ final class LDAPHandle {
         return text.isEmpty ? nil : text
     }
 
-    private var isLDAPS: Bool {
+    var isLDAPS: Bool {
         servers.split(separator: " ").allSatisfy { $0.lowercased().hasPrefix("ldaps://") }
     }
 
@@ -211,12 +215,20 @@ final class LDAPHandle {
     /// Sets the session's options. The protocol version comes first, as
     /// libldap requires; TLS options end with `LDAP_OPT_X_TLS_NEWCTX` so the
     /// session gets a TLS context of its own.
-    private func applyOptions(_ configuration: LDAPConnection.Configuration) throws(LDAPError) {
+    func applyOptions(_ configuration: LDAPConnection.Configuration) throws(LDAPError) {
         try setInt(LDAP_OPT_PROTOCOL_VERSION, LDAP_VERSION3, "the protocol version")
         guard cldap_set_referrals(ld, 0) == LDAP_OPT_SUCCESS, cldap_set_restart(ld, 1) == LDAP_OPT_SUCCESS else {
             throw LDAPError(.paramError, message: "cannot set referral handling", operation: "connect", server: servers)
         }
         try setTimeout(LDAP_OPT_NETWORK_TIMEOUT, configuration.networkTimeout, "the network timeout")
+        // The network timeout bounds a TLS handshake only when libldap makes it in
+        // non-blocking steps; otherwise a server that never answers it holds ldap_connect
+        // (ldaps) or ldap_start_tls_s for ever. Without TLS, a blocking connect is what the
+        // network timeout bounds (an asynchronous one would leave it to the first reply).
+        let usesTLS = isLDAPS || configuration.tls.startTLS
+        guard cldap_set_connect_async(ld, usesTLS ? 1 : 0) == LDAP_OPT_SUCCESS else {
+            throw LDAPError(.paramError, message: "cannot set asynchronous connection", operation: "connect", server: servers)
+        }
         // Only the synchronous StartTLS and bind use LDAP_OPT_TIMEOUT; every
         // other operation has its own deadline on the connection's loop.
         try setTimeout(LDAP_OPT_TIMEOUT, configuration.operationTimeout, "the operation timeout")
@@ -278,7 +290,7 @@ final class LDAPHandle {
     }
 
     /// A string option of this session.
-    private func stringOption(_ option: Int32) -> String? {
+    func stringOption(_ option: Int32) -> String? {
         var value: UnsafeMutablePointer<CChar>?
         guard ldap_get_option(ld, option, &value) == LDAP_OPT_SUCCESS, let value else { return nil }
         defer { ldap_memfree(value) }
@@ -286,17 +298,49 @@ final class LDAPHandle {
     }
 
     /// The error of a failed `ldap_connect`, saying what TLS found wrong when it was TLS.
-    private func connectionError(_ rc: Int32) -> LDAPError {
+    private func connectionError(_ rc: Int32, _ configuration: LDAPConnection.Configuration) -> LDAPError {
         var failure = error(rc, operation: "connect")
-        if isLDAPS { failure.message = TLSFailure.explain(failure.message, code: failure.code) }
+        let diagnostic = diagnosticMessage()
+        // With nothing said, TCP failed (libldap's own words stay); otherwise TLS did.
+        guard isLDAPS, failure.code != .timeout else { return failure }
+        // libldap's diagnostic is the TLS library's, or says the connection failed (with
+        // TLS on an asynchronous connection: "Error in the push function."): which it was,
+        // a plain connection to the same port tells.
+        if failure.code == .serverDown && !Self.acceptsTCP(servers, configuration) {
+            failure.message = String(cString: ldap_err2string(rc))
+        } else if diagnostic == Self.refusedCertificate {
+            failure.message = tlsFailureMessage(diagnostic, configuration: configuration)
+        } else {
+            failure.message = "the server accepts connections but completes no TLS handshake"
+                + (diagnostic.isEmpty ? "" : " (\(diagnostic))") + ": does this port speak ldaps?"
+        }
         return failure
+    }
+
+    /// Whether `server` (an `ldaps://` URI) accepts a TCP connection: an ldaps failure that
+    /// libldap says nothing about is then one of TLS.
+    private static func acceptsTCP(_ server: String, _ configuration: LDAPConnection.Configuration) -> Bool {
+        guard server.lowercased().hasPrefix("ldaps://") else { return false }
+        var session: OpaquePointer?
+        guard ldap_initialize(&session, "ldap://" + server.dropFirst("ldaps://".count)) == LDAP_SUCCESS,
+              let session else { return false }
+        let plain = LDAPHandle(ld: session, servers: server)
+        var unencrypted = configuration
+        unencrypted.tls.startTLS = false
+        do { try plain.applyOptions(unencrypted) } catch { return false }
+        // A plain connect that waits to know.
+        guard cldap_set_connect_async(session, 0) == LDAP_OPT_SUCCESS else { return false }
+        return ldap_connect(session) == LDAP_SUCCESS
     }
 
     /// The error of a failed StartTLS, saying what TLS found wrong, or that the server
     /// offers no TLS.
-    private func startTLSError(_ rc: Int32) -> LDAPError {
+    private func startTLSError(_ rc: Int32, _ configuration: LDAPConnection.Configuration) -> LDAPError {
         var failure = error(rc, operation: "StartTLS")
-        failure.message = TLSFailure.explain(failure.message, code: failure.code)
+        let diagnostic = diagnosticMessage()
+        // An asynchronous connect reports a server it cannot reach here.
+        if failure.code == .serverDown && diagnostic.isEmpty { failure.operation = "connect" }
+        failure.message = startTLSFailureMessage(failure.code, diagnostic, configuration: configuration)
         return failure
     }
 

@@ -55,6 +55,13 @@ struct TLSTests {
             configuration.tls = .init(startTLS: true, caCertificateFile: certificate.certificate.path)
             let connection = try await LDAPConnection.connect(configuration: configuration)
             #expect(try await connection.whoAmI().lowercased() == "dn:\(server.rootDN.lowercased())")
+            // Later operations are answered too, bound or anonymous.
+            #expect(try await connection.search(scope: .base, attributes: ["1.1"]).collect().count == 1)
+            #expect(try await connection.whoAmI().lowercased() == "dn:\(server.rootDN.lowercased())")
+            configuration.authentication = .anonymous
+            let anonymous = try await LDAPConnection.connect(configuration: configuration)
+            #expect(try await anonymous.whoAmI() == "")
+            #expect(try await anonymous.search(scope: .base, attributes: ["1.1"]).collect().count == 1)
         }
     }
 
