@@ -50,7 +50,7 @@ func run() async -> ExitCode {
         case History.spec.name: return try await History.run(parsed)
         case ServerConfig.spec.name: return try ServerConfig.run(parsed)
         case Documentation.completionSpec.name: return try Documentation.runCompletion(parsed, parser: parser)
-        case Documentation.manpageSpec.name: return Documentation.runManpage(parser: parser)
+        case Documentation.manpageSpec.name: return Documentation.runManpage(parsed, parser: parser)
         default: return .usage
         }
     } catch let failed as CommandStatus {

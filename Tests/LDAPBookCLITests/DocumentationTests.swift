@@ -23,6 +23,20 @@ struct DocumentationTests {
         }
     }
 
+    @Test("README's table of connection settings is the one the manual page is made from, and names every setting")
+    func connectionSettingsTable() throws {
+        let generated = try CLI.run(["manpage", "--settings-table"])
+        #expect(generated.status == 0)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(generated.stdout), "regenerate README's table with: .build/debug/ldapbook manpage --settings-table")
+        let manual = try String(contentsOf: Self.root.appendingPathComponent("doc/ldapbook.1"), encoding: .utf8)
+        for keyword in ["URI", "BASE", "BINDDN", "TLS_CACERT", "TLS_CACERTDIR", "TLS_REQCERT", "TLS_CERT", "TLS_KEY",
+                        "NETWORK_TIMEOUT", "TIMEOUT", "SASL_MECH", "LDAPNOINIT", "LDAPCONF", "LDAPRC"] {
+            #expect(readme.contains("`\(keyword)`"), "README names \(keyword)")
+            #expect(manual.contains(keyword), "the manual page names \(keyword)")
+        }
+    }
+
     @Test("bash completes commands and a command's options")
     func bashCompletion() throws {
         let script = Self.root.appendingPathComponent("completions/ldapbook.bash").path

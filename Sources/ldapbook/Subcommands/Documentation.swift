@@ -12,7 +12,8 @@ enum Documentation {
 
     static let manpageSpec = CommandSpec(
         "manpage",
-        abstract: "Print the manual page (roff); doc/ldapbook.1 is this output.")
+        abstract: "Print the manual page (roff); doc/ldapbook.1 is this output.",
+        options: [OptionSpec(["--settings-table"], help: "print README's table of connection settings", isHidden: true)])
 
     static func runCompletion(_ parsed: ParsedCommandLine, parser: CommandLineParser) throws -> ExitCode {
         let text: String
@@ -25,8 +26,8 @@ enum Documentation {
         return .success
     }
 
-    static func runManpage(parser: CommandLineParser) -> ExitCode {
-        StandardStream.output.write(manpage(parser))
+    static func runManpage(_ parsed: ParsedCommandLine, parser: CommandLineParser) -> ExitCode {
+        StandardStream.output.write(parsed.flag("--settings-table") ? ConnectionSettings.markdownTable : manpage(parser))
         return .success
     }
 
@@ -117,6 +118,12 @@ enum Documentation {
                 return ".TP\n.B \(roff(option.names.joined(separator: ", ") + value))\n\(roff(option.help))"
             }.joined(separator: "\n")
         }
+        let settings = ConnectionSettings.all.map { setting in
+            let places = [setting.flags, setting.configKey.isEmpty ? "" : "configuration: " + setting.configKey,
+                          setting.libldap.isEmpty ? "" : "ldap.conf: " + setting.libldap,
+                          setting.environment.isEmpty ? "" : "environment: " + setting.environment].filter { !$0.isEmpty }
+            return ".TP\n.B \(roff(setting.what))\n\(roff(places.joined(separator: "; ")))"
+        }.joined(separator: "\n")
         var page = """
             .TH LDAPBOOK 1 "" "ldapbook" "User Commands"
             .SH NAME
@@ -131,6 +138,12 @@ enum Documentation {
             .SH CONNECTION OPTIONS
             These options go before or after the command.
             \(options(parser.globalOptions))
+            .SH CONNECTION SETTINGS
+            Each setting is taken from the first place that gives it: the command line, the \
+            configuration file's profile, then libldap's own configuration as \\fBldapsearch\\fR(1) \
+            reads it (\\fBldap.conf\\fR(5)). With no server named anywhere, the local directory is used; \
+            with no base, the server's one naming context.
+            \(settings)
             .SH COMMANDS
 
             """
@@ -150,10 +163,26 @@ enum Documentation {
             in an import); 66 input file unreadable; 69 directory unavailable (an import it stopped, \
             too); 70 internal error; 73 output file cannot be written; 74 standard output cannot be \
             written; 77 insufficient access or wrong credentials.
+            .SH ENVIRONMENT
+            .TP
+            .B LDAPURI, LDAPBASE, LDAPBINDDN, LDAPSASL_MECH, LDAPTLS_*, LDAPTIMEOUT, LDAPNETWORK_TIMEOUT
+            libldap's settings, as above.
+            .TP
+            .B LDAPCONF, LDAPRC
+            Another ldap.conf, and another name for ldaprc.
+            .TP
+            .B LDAPNOINIT
+            When set, libldap reads no file and no variable.
+            .TP
+            .B XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME
+            Where the configuration, the local directory and what reach remembers live.
             .SH FILES
             .TP
             .I $XDG_CONFIG_HOME/ldapbook/config
             Configuration: key = value lines, [profile] sections.
+            .TP
+            .I /etc/ldap/ldap.conf, ~/ldaprc, ~/.ldaprc, ./ldaprc
+            \(roff(ConnectionSettings.libldapFiles))
             .TP
             .I $XDG_DATA_HOME/ldapbook/
             The local directory.
