@@ -74,6 +74,13 @@ struct ConnectionSettingsTests {
 
         try settings.write(ldapConf: "URI \(server.ldapURI)\nBASE \(base)\n", config: "base = ou=nowhere,\(CLI.suffix)\n")
         #expect(!(try settings.run(["find", "lena"]).stdout.contains("Lena Confield")), "the configuration's base wins")
+        try settings.write(ldapConf: "BASE ou=nowhere,\(CLI.suffix)\n")
+        #expect(!(try settings.run(["-H", server.ldapURI, "find", "lena"]).stdout.contains("Lena Confield")))
+        let switchedOff = try settings.run(["-v", "-H", server.ldapURI, "find", "lena"], environment: ["LDAPNOINIT": "1"])
+        #expect(switchedOff.stdout.contains("Lena Confield"), "LDAPNOINIT: no BASE, so the naming context: \(switchedOff.stderr)")
+        #expect(switchedOff.stderr.contains("the server's only naming context"))
+
+        try settings.write(ldapConf: "URI \(server.ldapURI)\nBASE \(base)\n", config: "base = ou=nowhere,\(CLI.suffix)\n")
         let verbose = try settings.run(["-v", "-b", base.string, "find", "lena"])
         #expect(verbose.stdout.contains("Lena Confield"), "-b wins over both")
         #expect(verbose.stderr.contains("base \(base), from -b"), "\(verbose.stderr)")
