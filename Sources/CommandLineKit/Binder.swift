@@ -12,6 +12,8 @@ struct Binder {
         case known(CommandSpec)
         /// The pseudo-command `help`; its positional arguments name the command to explain.
         case help
+        /// The pseudo-command `version`.
+        case version
         /// The command name was not recognised, for the given reason; later arguments cannot be interpreted.
         case unknown(UsageError)
     }
@@ -24,6 +26,7 @@ struct Binder {
     /// The options in effect: the global ones, and the command's once it is known.
     private var table: OptionTable
     private var helpOptionGiven = false
+    private var versionOptionGiven = false
     private var firstError: UsageError?
     /// The options given, by canonical name.
     private var occurrences: [String: [Occurrence]] = [:]
@@ -72,6 +75,10 @@ struct Binder {
             } else {
                 fail("the flag '\(name)' (argument \(token.position)) takes no value")
             }
+            return
+        }
+        if name == Reserved.versionOptionName && parser.version != nil && attachedValue == nil {
+            versionOptionGiven = true
             return
         }
         guard let option = table.option(named: name) else {
@@ -169,7 +176,7 @@ struct Binder {
             return
         }
         var message = "unknown option '\(name)' (argument \(position))"
-        if let word, let suggestion = Suggestion.closest(to: word, among: table.suggestibleNames + ["--help"]) {
+        if let word, let suggestion = Suggestion.closest(to: word, among: table.suggestibleNames + ["--help"] + (parser.version == nil ? [] : [Reserved.versionOptionName])) {
             message += "; did you mean '\(suggestion)'?"
         }
         fail(message)
@@ -183,6 +190,8 @@ struct Binder {
         case .pending:
             if token.text == Reserved.helpCommandName {
                 state = .help
+            } else if token.text == Reserved.versionCommandName && parser.version != nil {
+                state = .version
             } else if let command = parser.command(named: token.text) {
                 state = .known(command)
                 table = parser.optionTable(for: command)
@@ -191,7 +200,7 @@ struct Binder {
                 state = .unknown(unknown)
                 firstError = firstError ?? unknown
             }
-        case .known, .help:
+        case .known, .help, .version:
             positionals.append(Argument(text: token.text, position: token.position))
         case .unknown:
             break
@@ -200,7 +209,7 @@ struct Binder {
 
     /// The message for a command name that is not declared.
     private func unknownCommand(_ name: String, position: Int) -> String {
-        let names = parser.commands.map(\.name) + [Reserved.helpCommandName]
+        let names = parser.commands.map(\.name) + parser.pseudoCommandNames
         if let suggestion = Suggestion.closest(to: name, among: names) {
             return "unknown command '\(name)' (argument \(position)); did you mean '\(suggestion)'?"
         }
@@ -215,12 +224,20 @@ struct Binder {
         if let firstError {
             throw firstError
         }
+        if versionOptionGiven {
+            return result(help: .version)
+        }
         switch state {
         case .pending:
-            let names = parser.commands.map(\.name) + [Reserved.helpCommandName]
+            let names = parser.commands.map(\.name) + parser.pseudoCommandNames
             throw error("missing command; expected one of: \(names.joined(separator: ", "))")
         case .unknown(let unknown):
             throw unknown
+        case .version:
+            if let extra = positionals.first {
+                throw error("unexpected argument '\(extra.text)' (argument \(extra.position)); 'version' takes no arguments")
+            }
+            return result(help: .version)
         case .help:
             if positionals.count > 1 {
                 throw error("unexpected argument '\(positionals[1].text)' (argument \(positionals[1].position))")
@@ -243,7 +260,7 @@ struct Binder {
         switch state {
         case .known(let command): command
         case .help: positionals.first.flatMap { parser.command(named: $0.text) }
-        case .pending, .unknown: nil
+        case .pending, .unknown, .version: nil
         }
     }
 

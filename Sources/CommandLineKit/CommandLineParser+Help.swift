@@ -17,6 +17,7 @@ extension CommandLineParser {
         switch request {
         case .overview: help(width: width)
         case .command(let command): help(for: command, width: width)
+        case .version: "\(programName) \(version ?? "")"
         }
     }
 
@@ -28,7 +29,9 @@ extension CommandLineParser {
         let width = max(width, Self.minimumHelpWidth)
         let commandRows = commands.map { (label: $0.name, text: $0.abstract) }
             + [(label: Reserved.helpCommandName, text: "Show help for a command.")]
+            + (version == nil ? [] : [(label: Reserved.versionCommandName, text: "Show the version.")])
         let optionRows = Self.rows(for: globalOptions) + [Self.helpRow]
+            + (version == nil ? [] : [(label: Reserved.versionOptionName, text: "Show the version.")])
         let labelWidth = TextLayout.labelWidth(for: (commandRows + optionRows).map(\.label))
 
         var blocks = [usageBlock(for: nil, width: width)]

@@ -19,7 +19,8 @@ import Glibc
 /// }
 /// ```
 ///
-/// The names `-h`, `--help` and the command `help` ask for help. The options `-w` and
+/// The names `-h`, `--help` and the command `help` ask for help; with a version, `--version`
+/// and the command `version` ask for it (``HelpRequest/version``). The options `-w` and
 /// `--password` are refused with a message saying that passwords are read with `-W` (prompt)
 /// or `-y FILE`, never from the command line; the message does not repeat the argument after them.
 public struct CommandLineParser: Sendable {
@@ -31,6 +32,8 @@ public struct CommandLineParser: Sendable {
     public let globalOptions: [OptionSpec]
     /// The commands, in the order the help page lists them.
     public let commands: [CommandSpec]
+    /// The program's version, printed for `--version` and `version`; `nil` declares neither.
+    public let version: String?
 
     /// The global options alone, for the arguments before the command name.
     let globalTable: OptionTable
@@ -48,9 +51,12 @@ public struct CommandLineParser: Sendable {
     ///   - abstract: One sentence for the top-level help page.
     ///   - globalOptions: Options accepted before and after the command name.
     ///   - commands: The commands, in the order the help page lists them.
-    public init(programName: String, abstract: String = "", globalOptions: [OptionSpec] = [], commands: [CommandSpec]) {
+    ///   - version: The version `--version` and `version` print, if any.
+    public init(programName: String, abstract: String = "", version: String? = nil, globalOptions: [OptionSpec] = [],
+                commands: [CommandSpec]) {
         self.programName = programName
         self.abstract = abstract
+        self.version = version
         self.globalOptions = globalOptions
         self.commands = commands
         globalOptions.forEach(Self.validate)
@@ -105,6 +111,11 @@ public struct CommandLineParser: Sendable {
         return try decode(rawArguments: raw)
     }
 
+    /// The names the parser answers itself: `help`, and `version` when there is one.
+    var pseudoCommandNames: [String] {
+        [Reserved.helpCommandName] + (version == nil ? [] : [Reserved.versionCommandName])
+    }
+
     /// The command with the given name, if there is one.
     func command(named name: String) -> CommandSpec? {
         commands.first { $0.name == name }
@@ -119,6 +130,7 @@ public struct CommandLineParser: Sendable {
     private static func validate(_ command: CommandSpec) {
         precondition(!command.name.isEmpty && !command.name.hasPrefix("-"), "the command name '\(command.name)' is empty or starts with '-'")
         precondition(command.name != Reserved.helpCommandName, "the command name 'help' is reserved for help")
+        precondition(command.name != Reserved.versionCommandName, "the command name 'version' is reserved for the version")
         command.options.forEach(validate)
         var names: Set<String> = []
         for positional in command.positionals {
@@ -136,6 +148,7 @@ public struct CommandLineParser: Sendable {
             let isLong = name.count > 2 && name.hasPrefix("--") && !name.dropFirst(2).contains("=") && !name.dropFirst(2).hasPrefix("-")
             precondition(isShort || isLong, "the option name '\(name)' is neither '-' and one character nor '--' and a word")
             precondition(!Reserved.helpOptionNames.contains(name), "the option name '\(name)' is reserved for help")
+            precondition(name != Reserved.versionOptionName, "the option name '--version' is reserved for the version")
             precondition(!Reserved.passwordOptionNames.contains(name), "the option name '\(name)' would put a password on the command line")
         }
     }

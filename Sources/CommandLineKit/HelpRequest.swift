@@ -7,4 +7,6 @@ public enum HelpRequest: Sendable, Hashable {
     case overview
     /// A command's page: `prog help CMD`, `prog CMD --help`.
     case command(CommandSpec)
+    /// The program's name and version: `prog --version`, `prog version`.
+    case version
 }

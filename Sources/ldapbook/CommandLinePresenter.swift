@@ -35,9 +35,9 @@ final class CommandLinePresenter: ReachPresenter {
         self.prompter = prompter
     }
 
-    private func askOrFail(_ what: String, _ choices: String = "") throws -> any Prompter {
+    private func askOrFail(_ what: String, _ choices: [String] = []) throws -> any Prompter {
         guard let prompter else {
-            throw CommandFailure(.inputNeeded, "input needed: \(what)" + (choices.isEmpty ? "" : "\n" + choices))
+            throw CommandFailure(.inputNeeded, "input needed: \(what)", details: choices)
         }
         return prompter
     }
@@ -105,7 +105,7 @@ final class CommandLinePresenter: ReachPresenter {
             ? "Which \(menu.field.name) for \"\(menu.query)\"?"
             : "Who is \"\(menu.query)\"? (choose to fill in what is missing)"
         let listing = items.enumerated().map { "  \($0.offset + 1)) \($0.element.title) — \($0.element.detail ?? "")" }
-            .joined(separator: "\n") + "\n  (--pick N, a DN or a value; or --new to add a new entry)"
+            + ["  (--pick N, a DN or a value; or --new to add a new entry)"]
         let prompter = try askOrFail(title, listing)
         switch try await prompter.pick(title: title, items: items, extraAction: "add new entry",
                                        extraActionFirst: menu.kind == .people, moreAvailable: menu.moreAvailable,

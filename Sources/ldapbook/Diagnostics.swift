@@ -1,3 +1,4 @@
+import CommandLineKit
 import Foundation
 import TerminalUI
 
@@ -8,6 +9,22 @@ enum Diagnostics {
     /// Writes `message` as one line.
     static func say(_ message: String) {
         StandardStream.error.write("ldapbook: \(TerminalText.sanitized(message))\n")
+    }
+
+    /// Writes `message` as one line, then each of `details` as a line of its own.
+    static func say(_ message: String, details: [String]) {
+        say(message)
+        StandardStream.error.write(details.map { TerminalText.sanitized($0) + "\n" }.joined())
+    }
+
+    /// Writes what an error says, and the details that come with it: the usage line of a
+    /// usage error, the choices a command needed.
+    static func say(_ error: any Error, message: String) {
+        switch error {
+        case let usage as UsageError: say(message, details: [usage.usage, "  " + usage.helpHint])
+        case let failure as CommandFailure: say(message, details: failure.details)
+        default: say(message)
+        }
     }
 
     /// `text` as a message quotes it: whole up to `limit` characters, otherwise its

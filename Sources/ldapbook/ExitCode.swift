@@ -32,7 +32,7 @@ enum ExitCode: Int32 {
     static func forError(_ error: any Error) -> (ExitCode, String) {
         switch error {
         case let error as UsageError:
-            return (.usage, error.description)
+            return (.usage, error.message)
         case let error as CommandFailure:
             return (error.exitCode, error.message)
         case let error as PromptError:
@@ -82,10 +82,15 @@ enum ExitCode: Int32 {
 /// A failure with its own exit code and message, raised by the command line itself.
 struct CommandFailure: Error {
     let exitCode: ExitCode
+    /// The message's first line.
     let message: String
+    /// Lines printed after it, such as the choices a script may pick from; each is one line
+    /// however its text reads (a line break in it shows as `^J`, like any control character).
+    let details: [String]
 
-    init(_ exitCode: ExitCode, _ message: String) {
+    init(_ exitCode: ExitCode, _ message: String, details: [String] = []) {
         self.exitCode = exitCode
         self.message = message
+        self.details = details
     }
 }

@@ -45,8 +45,8 @@ enum PersonArgument {
                 chosen = people[pick - 1]
             } else if parsed.flag("--no-input") {
                 let listing = items.enumerated().map { "  \($0.offset + 1)) \($0.element.title) — \($0.element.detail ?? "")" }
-                throw CommandFailure(.inputNeeded, "input needed: \(items.count) people match \"\(text)\" (use --pick N or a DN)\n"
-                    + listing.joined(separator: "\n"))
+                throw CommandFailure(.inputNeeded, "input needed: \(items.count) people match \"\(text)\" (use --pick N or a DN)",
+                                     details: listing)
             } else {
                 guard case .item(let index) = try await TerminalUI.makePrompter().pick(
                     title: "Which \"\(text)\"?", items: items, extraAction: nil, moreAvailable: false,

@@ -231,3 +231,32 @@ struct HelpTests {
         #expect(CommandLineParser.helpWidth(columns: columns) == width)
     }
 }
+
+@Suite("The version")
+struct VersionTests {
+    private let versioned = CommandLineParser(programName: "ldapbook", version: "1.2.3", globalOptions: Fixture.connectionOptions,
+                                              commands: [Fixture.find])
+
+    @Test("--version, anywhere, and the command version ask for it; help wins over it")
+    func asked() throws {
+        for arguments in [["--version"], ["version"], ["find", "ada", "--version"], ["-H", "ldap://x", "--version"]] {
+            let parsed = try versioned.parse(arguments)
+            #expect(parsed.helpRequested == .version, "\(arguments)")
+            #expect(versioned.help(for: .version) == "ldapbook 1.2.3")
+        }
+        #expect(try versioned.parse(["--version", "--help"]).helpRequested == .overview)
+        let extra = #expect(throws: UsageError.self) { try versioned.parse(["version", "now"]) }
+        #expect(extra?.message.contains("'version' takes no arguments") == true)
+        #expect(versioned.help().contains("--version"))
+    }
+
+    @Test("without a version, --version is an unknown option and version an unknown command")
+    func notDeclared() throws {
+        let plain = CommandLineParser(programName: "ldapbook", commands: [Fixture.find])
+        let option = #expect(throws: UsageError.self) { try plain.parse(["--version"]) }
+        #expect(option?.message.contains("unknown option '--version'") == true)
+        let command = #expect(throws: UsageError.self) { try plain.parse(["version"]) }
+        #expect(command?.message.contains("unknown command 'version'") == true)
+        #expect(!plain.help().contains("--version"))
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import LDAPKit
+import SlapdKit
+import Testing
+
+/// What the command line says: its version, and messages of several lines printed as lines,
+/// while what comes from the directory stays escaped.
+@Suite("Version and messages")
+struct MessageTests {
+    @Test("--version and ldapbook version print the version the manual page carries")
+    func version() throws {
+        let option = try CLI.run(["--version"])
+        let command = try CLI.run(["version"])
+        #expect(option.status == 0 && command.status == 0)
+        #expect(option.stdout == command.stdout)
+        let version = option.stdout.trimmingCharacters(in: .newlines)
+        #expect(version.hasPrefix("ldapbook "), "\(version)")
+        let manual = try CLI.run(["manpage"])
+        #expect(manual.stdout.contains("\"\(version)\""), "the manual page's title line names \(version)")
+    }
+
+    @Test("A usage error prints its message, the usage line and the hint as three lines")
+    func usageErrorLines() throws {
+        let result = try CLI.run(["find", "--bogus"])
+        #expect(result.status == 64)
+        #expect(!result.stderr.contains("^J"))
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first == "ldapbook: unknown option '--bogus' (argument 2)")
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: ldapbook find") == true)
+    }
+
+    @Test("The choices --no-input lists are one line each; a line break or escape in a name stays escaped")
+    func choicesAsLines() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [])
+        // Three namesakes; the third's displayName carries a line break and an escape sequence.
+        for number in 1...3 {
+            var entry = LDAPEntry(dn: base.child("uid", LDAPValue("nell\(number)")), [
+                "objectClass": ["inetOrgPerson"], "uid": ["nell\(number)"], "cn": ["Nell Lines"],
+                "givenName": ["Nell"], "sn": ["Lines"], "mail": ["nell\(number)@example.org"],
+            ])
+            if number == 3 { entry["displayName"] = ["Nell\nLines \u{1B}[2J"] }
+            try await connection.add(entry)
+        }
+        await connection.close()
+        let result = try CLI.run(CLI.connectionArguments(server, base: base) + ["show", "nell lines", "--no-input"])
+        #expect(result.status == 3, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("ldapbook: input needed: 3 people match") == true, "\(lines)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  ") }, "\(lines)")
+        #expect(lines.count == 4, "one line per person: \(lines)")
+        #expect(result.stderr.contains("Nell^JLines ^[[2J"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+}
