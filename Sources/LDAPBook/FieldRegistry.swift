@@ -126,7 +126,10 @@ public struct FieldRegistry: Sendable {
         let personAttributes = ["inetOrgPerson", LDAPBookSchemaName.objectClass].flatMap {
             schema.requiredAttributes(of: $0) + schema.allowedAttributes(of: $0)
         }
-        let excluded: Set<String> = ["objectclass", LDAPBookSchemaName.customField.lowercased()]
+        // A schema attribute named like a built-in field (cosine's `photo`, a fax image, beside
+        // the built-in `photo` kept in jpegPhoto) cannot be reached by that name: not listed.
+        let builtInNames = Set(BuiltInField.all.flatMap { [$0.name] + $0.aliases })
+        let excluded = builtInNames.union(["objectclass", LDAPBookSchemaName.customField.lowercased()])
         var listed = Set<String>()
         for name in personAttributes {
             let key = name.lowercased()

@@ -14,6 +14,7 @@ private func schema(withLDAPBook: Bool) throws -> LDAPSchema {
         "( 2.5.4.20 NAME 'telephoneNumber' EQUALITY telephoneNumberMatch SUBSTR telephoneNumberSubstringsMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.50{32} )",
         "( 0.9.2342.19200300.100.1.41 NAME ( 'mobile' 'mobileTelephoneNumber' ) EQUALITY telephoneNumberMatch SUBSTR telephoneNumberSubstringsMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.50 )",
         "( 0.9.2342.19200300.100.1.60 NAME 'jpegPhoto' SYNTAX 1.3.6.1.4.1.1466.115.121.1.28 )",
+        "( 0.9.2342.19200300.100.1.7 NAME 'photo' SYNTAX 1.3.6.1.4.1.1466.115.121.1.23{25000} )",
         "( 0.9.2342.19200300.100.1.6 NAME 'roomNumber' EQUALITY caseIgnoreMatch SUBSTR caseIgnoreSubstringsMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15{256} )",
         "( 2.16.840.1.113730.3.1.241 NAME 'displayName' EQUALITY caseIgnoreMatch SUBSTR caseIgnoreSubstringsMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )",
         "( 2.16.840.1.113730.3.1.3 NAME 'employeeNumber' EQUALITY caseIgnoreMatch SUBSTR caseIgnoreSubstringsMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )",
@@ -21,7 +22,7 @@ private func schema(withLDAPBook: Bool) throws -> LDAPSchema {
         "( 1.3.6.1.1.16.4 NAME 'entryUUID' EQUALITY UUIDMatch ORDERING UUIDOrderingMatch SYNTAX 1.3.6.1.1.16.1 SINGLE-VALUE NO-USER-MODIFICATION USAGE directoryOperation )",
     ]
     var objectClasses = [
-        "( 2.16.840.1.113730.3.2.2 NAME 'inetOrgPerson' SUP organizationalPerson STRUCTURAL MAY ( mail $ jpegPhoto $ roomNumber $ displayName $ employeeNumber $ manager $ mobile ) )",
+        "( 2.16.840.1.113730.3.2.2 NAME 'inetOrgPerson' SUP organizationalPerson STRUCTURAL MAY ( mail $ jpegPhoto $ photo $ roomNumber $ displayName $ employeeNumber $ manager $ mobile ) )",
     ]
     if withLDAPBook {
         let arc = "2.25.119809854302968221014165294092806872539"
@@ -130,6 +131,9 @@ struct FieldRegistryTests {
         #expect(fields.contains { $0.name == "roomNumber" && $0.origin == .directorySchema })
         #expect(!fields.contains { $0.attribute == "entryUUID" })
         #expect(fields.filter { $0.attribute == "mail" }.count == 1)
+        let names = fields.map { $0.name.lowercased() }
+        #expect(names.count == Set(names).count, "each name once: \(names)")
+        #expect(fields.first { $0.name == "photo" }?.attribute == "jpegPhoto", "photo is the built-in, in jpegPhoto")
     }
 
     @Test("validation names the field and the rule, and counts values of single-valued fields")
