@@ -88,7 +88,7 @@ struct LDIFAttributeLine {
             guard allowsFileURLs else {
                 throw LDIFError(
                     line: number,
-                    message: "the value of \(name) is given by URL, and reading file URLs is not enabled (allowFileURLs)"
+                    message: "the value of \(name) is given by URL, and file URLs are not read unless allowed"
                 )
             }
             guard let path = LDIFFileURL.path(of: url) else {

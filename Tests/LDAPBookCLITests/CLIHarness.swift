@@ -30,10 +30,11 @@ enum CLI {
     /// the built ldapbook) with the arguments. Standard output or error can go to a file, such as
     /// `/dev/full`, given by path; what goes there is not captured.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:],
-                    unsetting: [String] = [], launcher: [String] = [], binary: URL? = nil,
+                    unsetting: [String] = [], launcher: [String] = [], binary: URL? = nil, directory: URL? = nil,
                     standardOutputPath: String? = nil, standardErrorPath: String? = nil) throws -> Result {
         let (process, out, err) = process(arguments, environment: environment, unsetting: unsetting,
                                           launcher: launcher, binary: binary)
+        if let directory { process.currentDirectoryURL = directory }
         if let standardOutputPath {
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutputPath))
             try out.fileHandleForWriting.close()

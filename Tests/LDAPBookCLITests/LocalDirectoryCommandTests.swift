@@ -79,8 +79,9 @@ struct UnprivilegedLocalDirectoryTests {
         }
         let environment = ["HOME": home.path, "XDG_DATA_HOME": dataHome.path, "XDG_CONFIG_HOME": configHome.path,
                            "XDG_RUNTIME_DIR": "", "LDAPNOINIT": "1", "USER": isRoot ? "nobody" : NSUserName()]
+        // Run from the user's home: the checkout, the test's working directory, may be closed to them.
         func ldapbook(_ arguments: [String]) throws -> CLI.Result {
-            try CLI.run(arguments, environment: environment, launcher: launcher, binary: binary)
+            try CLI.run(arguments, environment: environment, launcher: launcher, binary: binary, directory: home)
         }
         defer { _ = try? ldapbook(["local", "stop"]) }
 

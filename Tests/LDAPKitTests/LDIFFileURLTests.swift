@@ -15,7 +15,7 @@ struct LDIFFileURLTests {
             let error = try #require(throws: LDIFError.self) { try LDIFReader(text: ldif).records() }
             #expect(error == LDIFError(
                 line: 3,
-                message: "the value of description is given by URL, and reading file URLs is not enabled (allowFileURLs)"
+                message: "the value of description is given by URL, and file URLs are not read unless allowed"
             ))
             #expect(!error.description.contains("do not read"))
         }

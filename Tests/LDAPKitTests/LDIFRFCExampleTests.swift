@@ -257,7 +257,7 @@ struct LDIFRFCExampleTests {
     func example5WithoutFileURLs() {
         #expect(throws: LDIFError(
             line: 11,
-            message: "the value of jpegphoto is given by URL, and reading file URLs is not enabled (allowFileURLs)"
+            message: "the value of jpegphoto is given by URL, and file URLs are not read unless allowed"
         )) {
             try LDIFReader(text: Self.example5).records()
         }

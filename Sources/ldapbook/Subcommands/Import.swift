@@ -32,6 +32,7 @@ enum Import {
             """,
         options: [
             OptionSpec(["--dry-run"], help: "print the writes the import would make; write nothing"),
+            OptionSpec(["--allow-file-urls"], help: "read LDIF values given as file:///PATH (such as jpegPhoto:< file:///photos/ada.jpg)"),
             OptionSpec(["--merge-by-name"], help: "take a person with no identifier in common with anyone to be the one namesake there is (personal address books)"),
             OptionSpec(["--write-reference"], .repeatedValue("ATTRIBUTE"), help: "also write this reference attribute (manager, seeAlso, secretary) from the files"),
         ],
@@ -74,7 +75,8 @@ enum Import {
         var records: [ImportRecord] = []
         var sources: [String] = []
         for (path, bytes) in files {
-            for item in items(in: bytes, path: path, registry: registry, references: references) {
+            for item in items(in: bytes, path: path, registry: registry, references: references,
+                              allowFileURLs: parsed.flag("--allow-file-urls")) {
                 switch item {
                 case .rejected(let reason): rejected.append(reason)
                 case .notPerson(let what): notPeople.append(what)
@@ -100,9 +102,10 @@ enum Import {
 
     /// The people of one file's bytes, vCard or LDIF, and the cards or records rejected
     /// before any write, each reason starting with `path`.
-    static func items(in bytes: [UInt8], path: String, registry: FieldRegistry, references: Set<String>) -> [Item] {
+    static func items(in bytes: [UInt8], path: String, registry: FieldRegistry, references: Set<String>,
+                      allowFileURLs: Bool = false) -> [Item] {
         if isLDIF(bytes, path: path) {
-            return ldifItems(bytes, path: path, registry: registry, references: references)
+            return ldifItems(bytes, path: path, registry: registry, references: references, allowFileURLs: allowFileURLs)
         }
         return VCardParser.cards(in: bytes).map { card -> Item in
             switch card {
@@ -136,9 +139,10 @@ enum Import {
     /// A file that does not end with a line break was cut off (a transfer or a copy that
     /// stopped): its last record may lack values, or hold half of one (`sn: Tw`), so it is
     /// refused, naming its line, and nothing of it is written.
-    static func ldifItems(_ bytes: [UInt8], path: String, registry: FieldRegistry, references: Set<String>) -> [Item] {
+    static func ldifItems(_ bytes: [UInt8], path: String, registry: FieldRegistry, references: Set<String>,
+                          allowFileURLs: Bool) -> [Item] {
         var results: [Item] = []
-        var stream = LDIFReader(bytes: bytes).stream()
+        var stream = LDIFReader(bytes: bytes, allowFileURLs: allowFileURLs).stream()
         let cutOff = !bytes.isEmpty && bytes.last != UInt8(ascii: "\n")
         var lastLine = 1
         while true {
@@ -148,7 +152,8 @@ enum Import {
                 record = next
             } catch {
                 lastLine = stream.recordLine
-                results.append(.rejected("\(path): \(error.description)"))
+                let hint = !allowFileURLs && error.message.contains("given by URL") ? " (--allow-file-urls reads them)" : ""
+                results.append(.rejected("\(path): \(error.description)\(hint)"))
                 continue
             }
             let line = stream.recordLine
