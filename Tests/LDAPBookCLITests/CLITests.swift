@@ -155,10 +155,14 @@ struct CLITests {
         #expect(document["query"] as? String == "ada")
         #expect(document["more"] as? Bool == true)
         let matches = try #require(document["matches"] as? [[String: Any]])
-        #expect(matches.map { $0["tier"] as? String } == ["field-and-name", "name-only"])
-        #expect(matches.first?["values"] as? [String] == ["ada@example.com"])
-        #expect(matches.first?["nameMatch"] as? String == "given")
-        #expect(matches.last?["sn"] as? [String] == ["Byron"])
+        let how = matches.map { $0["match"] as? [String: Any] ?? [:] }
+        #expect(how.map { $0["tier"] as? String } == ["field-and-name", "name-only"])
+        #expect(how.first?["values"] as? [String] == ["ada@example.com"])
+        #expect(how.first?["name"] as? String == "given")
+        // Each match is a person in the shape show and export write.
+        #expect((matches.last?["fields"] as? [String: Any])?["surname"] as? [String] == ["Byron"])
+        #expect(matches.last?["name"] as? String == "Ada Byron")
+        #expect(matches.last?["dn"] as? String != nil)
 
         let names = try CLI.run(["find", "ada", "--format", "json"] + CLI.connectionArguments(server, base: base))
         let nameDocument = try #require(try JSONSerialization.jsonObject(with: Data(names.stdout.utf8)) as? [String: Any])
@@ -169,6 +173,32 @@ struct CLITests {
         let table = try CLI.run(["find", "ada", "--limit", "1"] + CLI.connectionArguments(server, base: base))
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.hasSuffix("(more matches; raise --limit)\n"), "\(table.stdout)")
+    }
+
+    @Test("find, show and export write a person in one JSON shape, with field names")
+    func oneJSONShape() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [("Jason", "Shape", ["jason@example.com"])])
+        let arguments = CLI.connectionArguments(server, base: base)
+        func object(_ text: String) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        }
+        let shown = try object(try CLI.run(["show", "jason", "--format", "json"] + arguments).stdout)
+        let exported = try #require(try JSONSerialization.jsonObject(
+            with: Data(try CLI.run(["export", "--format", "json"] + arguments).stdout.utf8)) as? [[String: Any]]).first
+        let findDocument = try object(try CLI.run(["find", "jason", "--field", "email", "--format", "json"] + arguments).stdout)
+        let found = try #require((findDocument["matches"] as? [[String: Any]])?.first)
+        for person in [shown, try #require(exported), found] {
+            #expect(person["dn"] as? String == base.child("cn", "Jason Shape").string)
+            #expect(person["name"] as? String == "Jason Shape")
+            let fields = try #require(person["fields"] as? [String: Any])
+            #expect(fields["given-name"] as? [String] == ["Jason"])
+            #expect(fields["surname"] as? [String] == ["Shape"])
+            #expect(fields["email"] as? [String] == ["jason@example.com"])
+            #expect(fields["givenName"] == nil && fields["sn"] == nil, "field names, never LDAP names")
+        }
+        #expect(shown["uid"] as? String == exported?["uid"] as? String)
+        #expect(NSDictionary(dictionary: shown).isEqual(to: try #require(exported)), "show and export agree")
     }
 
     @Test("find's table explains the ranking and never lets directory data drive the terminal")

@@ -104,8 +104,13 @@ struct ImportExportTests {
         let list = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(list.count == 1)
         let csv = try CLI.run(["export", "--format", "csv"] + arguments)
-        #expect(csv.stdout.hasPrefix("dn,given name,surname,email"))
-        #expect(csv.stdout.contains(",Ada,Lovelace,ada@example.com,"))
+        let rows = csv.stdout.split(separator: "\r\n").map { csvCells(String($0)) }
+        let header = try #require(rows.first)
+        #expect(header.first == "dn")
+        for name in ["given-name", "surname", "email", "phone", "title", "note"] { #expect(header.contains(name), "\(header)") }
+        let ada = try #require(rows.first { $0.contains("Ada") })
+        #expect(ada[header.firstIndex(of: "email")!] == "ada@example.com", "\(csv.stdout.debugDescription) \(ada)")
+        #expect(ada[header.firstIndex(of: "surname")!] == "Lovelace")
 
         let (_, target) = try await CLI.container(server, people: [])
         let file = server.directory.appendingPathComponent("people-\(UUID().uuidString.prefix(6)).ldif")
@@ -115,4 +120,111 @@ struct ImportExportTests {
         let copied = try await connection.search(base: target, filter: .equal("mail", "ada@example.com")).collect()
         #expect(copied.count == 1)
     }
+
+    @Test("slapcat's dump of a directory imports its people; its dc and ou entries are counted, not errors")
+    func slapcatDump() async throws {
+        let server = try await CLI.shared()
+        let (connection, source) = try await CLI.container(server, people: [("Dora", "Dump", ["dora@example.com"])])
+        await connection.close()
+        let slapcat = Process()
+        slapcat.executableURL = URL(fileURLWithPath: "/usr/sbin/slapcat")
+        slapcat.arguments = ["-F", server.directory.appendingPathComponent("slapd.d").path, "-b", CLI.suffix,
+                             "-a", "(|(entryDN=\(CLI.suffix))(entryDN=\(source))(entryDN:dnSubordinateMatch:=\(source)))"]
+        let output = Pipe()
+        slapcat.standardOutput = output
+        slapcat.standardError = FileHandle.nullDevice
+        try slapcat.run()
+        let dump = output.fileHandleForReading.readDataToEndOfFile()
+        slapcat.waitUntilExit()
+        #expect(slapcat.terminationStatus == 0)
+        let text = String(decoding: dump, as: UTF8.self)
+        #expect(text.contains("objectClass: dcObject") || text.contains("objectClass: domain"), "\(text.prefix(300))")
+        #expect(text.contains("Dora"))
+
+        let (_, target) = try await CLI.container(server, people: [])
+        let file = server.directory.appendingPathComponent("slapcat-\(UUID().uuidString.prefix(6)).ldif")
+        try dump.write(to: file)
+        // slapcat's DNs are those of the source: import them under the target's base by
+        // rewriting the one line that names it, as someone moving people would.
+        let moved = text.replacingOccurrences(of: source.string, with: target.string)
+        try moved.write(to: file, atomically: true, encoding: .utf8)
+        let imported = try CLI.run(["import", file.path] + CLI.connectionArguments(server, base: target))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("added 1"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("not people 2"), "the suffix and the container: \(imported.stdout)")
+        #expect(imported.stderr.contains("not a person, left out"), "\(imported.stderr)")
+    }
+
+    @Test("An LDIF value given as a file URL is read with --allow-file-urls, and refused without, naming the flag")
+    func fileURLs() async throws {
+        let server = try await CLI.shared()
+        let (connection, target) = try await CLI.container(server, people: [])
+        await connection.close()
+        let photo = server.directory.appendingPathComponent("photo-\(UUID().uuidString.prefix(6)).jpg")
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9]
+        try Data(jpeg).write(to: photo)
+        let file = server.directory.appendingPathComponent("url-\(UUID().uuidString.prefix(6)).ldif")
+        try """
+            dn: cn=Uri Photo,\(target)
+            objectClass: inetOrgPerson
+            cn: Uri Photo
+            givenName: Uri
+            sn: Photo
+            jpegPhoto:< file://\(photo.path)
+
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["import", file.path] + CLI.connectionArguments(server, base: target))
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--allow-file-urls"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("allowFileURLs"))
+        let read = try CLI.run(["import", "--allow-file-urls", file.path] + CLI.connectionArguments(server, base: target))
+        #expect(read.status == 0, "\(read.stderr)")
+        let saved = server.directory.appendingPathComponent("saved-\(UUID().uuidString.prefix(6)).jpg")
+        let written = try CLI.run(["photo", "uri photo", "-o", saved.path] + CLI.connectionArguments(server, base: target))
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try [UInt8](Data(contentsOf: saved)) == jpeg)
+    }
+
+    @Test("CSV cells a spreadsheet would run as formulas are written as text (OWASP): a leading ', quoted")
+    func csvInjection() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [])
+        try await connection.add(LDAPEntry(dn: base.child("cn", "Formula Person"), [
+            "objectClass": ["inetOrgPerson"], "cn": ["Formula Person"], "givenName": ["=HYPERLINK(\"http://evil\")"],
+            "sn": ["Person"], "title": ["+cmd|' /C calc'!A0"], "description": ["@SUM(1)"], "telephoneNumber": ["-1"],
+        ]))
+        await connection.close()
+        let csv = try CLI.run(["export", "--format", "csv"] + CLI.connectionArguments(server, base: base))
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(csv.stdout.contains("\"'=HYPERLINK(\"\"http://evil\"\")\""), "\(csv.stdout)")
+        #expect(csv.stdout.contains("\"'+cmd|' /C calc'!A0\""))
+        #expect(csv.stdout.contains("\"'@SUM(1)\""))
+        #expect(csv.stdout.contains("\"'-1\""))
+        for line in csv.stdout.split(separator: "\r\n").dropFirst() {
+            for cell in line.split(separator: ",") {
+                #expect(!"=+-@".contains(cell.first ?? " "), "a cell starts a formula: \(cell)")
+            }
+        }
+    }
+}
+
+/// The cells of one CSV line (RFC 4180: quoted cells may hold commas and doubled quotes).
+func csvCells(_ line: String) -> [String] {
+    var cells: [String] = [], cell = "", quoted = false
+    var characters = line.makeIterator()
+    while let character = characters.next() {
+        switch (character, quoted) {
+        case ("\"", true):
+            if let next = characters.next() {
+                if next == "\"" { cell.append("\"") } else { quoted = false; if next == "," { cells.append(cell); cell = "" } else { cell.append(next) } }
+            } else {
+                quoted = false
+            }
+        case ("\"", false) where cell.isEmpty: quoted = true
+        case (",", false): cells.append(cell); cell = ""
+        default: cell.append(character)
+        }
+    }
+    cells.append(cell)
+    return cells
 }

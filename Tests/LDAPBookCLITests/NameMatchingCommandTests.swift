@@ -72,7 +72,8 @@ struct NameMatchingCommandTests {
         #expect(reached.status == 0 && reached.stdout == mail + "\n", "reach email \(name): \(reached.stdout) \(reached.stderr)")
 
         let shown = try CLI.run(["show"] + words + ["--no-input", "--format", "json"] + arguments)
-        #expect(shown.status == 0 && shown.stdout.contains("\"dn\" : \"\(dn)\""), "show \(name): \(shown.stderr)")
+        let shownPerson = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        #expect(shown.status == 0 && shownPerson?["dn"] as? String == dn, "show \(name): \(shown.stderr)")
 
         let queried = try CLI.run(["query"] + words + arguments)
         #expect(queried.stdout.split(separator: "\n").dropFirst().first?.hasPrefix(mail + "\t") == true,

@@ -24,10 +24,9 @@ enum Export {
         positionals: [PositionalSpec("NAME", help: "only the people every word of NAME matches, as find matches names", isRepeating: true, isOptional: true)],
         examples: [.init(summary: "Everyone, for khard", commandLine: "ldapbook export --format vcard > contacts.vcf")])
 
-    static let csvColumns: [(title: String, field: String?)] = [
-        ("dn", nil), ("given name", "given-name"), ("surname", "surname"), ("email", "email"), ("phone", "phone"),
-        ("mobile", "mobile"), ("organization", "organization"), ("title", "title"),
-    ]
+    /// CSV's columns: the DN, then the text fields ldapbook names, headed by their names.
+    static let csvColumns: [(title: String, field: String?)] = [("dn", nil)]
+        + BuiltInField.all.filter { $0.kind != .photo && $0.kind != .distinguishedName }.map { ($0.name, $0.name) }
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
         let format = try parsed.choice("--format", from: ["vcard", "ldif", "json", "csv"]) ?? "vcard"
@@ -41,14 +40,22 @@ enum Export {
         let matcher = words.isEmpty ? nil : try await book.nameMatcher(try NameQuery(words.joined(separator: " ")))
         if let matcher { filter = .and([filter, matcher.filter]) }
         var csvFields: [Field?] = []
+        var csvTitles: [String] = []
         switch format {
         // No "version: 1" line: slapadd (OpenLDAP 2.5) refuses one, and ldapadd and
         // ldapbook import read LDIF without it, as ldapsearch -LLL writes it.
         case "ldif": break
         case "json": DataOutput.write("[")
         case "csv":
-            csvFields = try await csvColumns.asyncMap { try await $0.field.asyncMap { try await book.field(named: $0) } }
-            DataOutput.write(csvColumns.map { csv($0.title) }.joined(separator: ",") + "\r\n")
+            // A built-in field the directory cannot hold (ldapbook's schema missing) is left out.
+            var columns: [(title: String, field: Field?)] = []
+            for column in csvColumns {
+                guard let name = column.field else { columns.append((column.title, nil)); continue }
+                if let field = try? await book.field(named: name) { columns.append((column.title, field)) }
+            }
+            csvTitles = columns.map(\.title)
+            csvFields = columns.map(\.field)
+            DataOutput.write(csvTitles.map { csv($0) }.joined(separator: ",") + "\r\n")
         default: break
         }
         var count = 0
@@ -66,18 +73,13 @@ enum Export {
                 // ldapbook import take back.
                 DataOutput.write(LDIFWriter.write(entry))
             case "json":
-                var fields: [String: Any] = [:]
-                for (field, values) in person.fieldValues(registry: registry) {
-                    fields[field.name] = values.map { field.kind.isBinary || $0.string == nil
-                        ? Data($0.bytes).base64EncodedString() : $0.lossyString }
-                }
-                var object: [String: Any] = ["dn": entry.dn.string, "fields": fields]
                 // The identity a vCard export gives the person, for tools that keep contacts by it.
-                if let uid = VCardIdentity.exportedUID(of: withUUID, version: .v4) { object["uid"] = uid.value }
-                let data = try JSONOutput.data(object, options: [.sortedKeys, .withoutEscapingSlashes])
-                DataOutput.write((count == 0 ? "\n" : ",\n") + String(decoding: data, as: UTF8.self))
+                var json = JSONWriter()
+                person.writeJSON(to: &json, registry: registry, uid: VCardIdentity.exportedUID(of: withUUID, version: .v4)?.value)
+                DataOutput.write(count == 0 ? "\n" : ",\n")
+                DataOutput.write(json.bytes)
             case "csv":
-                let cells = zip(csvColumns, csvFields).map { column, field -> String in
+                let cells = zip(csvTitles, csvFields).map { _, field -> String in
                     guard let field else { return csv(entry.dn.string) }
                     return csv(person.values(of: field).map(\.lossyString).joined(separator: "; "))
                 }
@@ -97,7 +99,14 @@ enum Export {
     }
 
     /// A CSV cell (RFC 4180), quoted when needed.
+    /// A CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. A cell a
+    /// spreadsheet would take for a formula (its first character `=`, `+`, `-`, `@`, a tab or a
+    /// carriage return) gets a leading `'` and quotes, as OWASP recommends against CSV
+    /// injection: `=HYPERLINK(…)` in a name stays text.
     static func csv(_ text: String) -> String {
+        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
+            return "\"'" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

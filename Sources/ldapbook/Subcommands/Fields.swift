@@ -17,13 +17,29 @@ enum Fields {
         let fields = registry.knownFields
         let text: String
         if format == "json" {
-            let list = fields.map { field -> [String: Any] in
-                ["name": field.name, "attribute": field.attribute, "kind": field.kind.rawValue,
-                 "singleValued": field.isSingleValued, "origin": field.origin.rawValue]
+            var json = JSONWriter()
+            json.beginObject()
+            json.key("customFields")
+            json.bool(registry.hasLDAPBookSchema)
+            json.key("fields")
+            json.beginArray()
+            for field in fields {
+                json.beginObject()
+                json.key("name")
+                json.string(field.name)
+                json.key("attribute")
+                json.string(field.attribute)
+                json.key("kind")
+                json.string(field.kind.rawValue)
+                json.key("singleValued")
+                json.bool(field.isSingleValued)
+                json.key("origin")
+                json.string(field.origin.rawValue)
+                json.endObject()
             }
-            let document: [String: Any] = ["fields": list, "customFields": registry.hasLDAPBookSchema]
-            let data = try JSONOutput.data(document, options: [.sortedKeys])
-            text = String(decoding: data, as: UTF8.self) + "\n"
+            json.endArray()
+            json.endObject()
+            text = String(decoding: json.bytes, as: UTF8.self) + "\n"
         } else {
             let width = fields.map(\.name.count).max() ?? 0
             let attributeWidth = fields.map(\.attribute.count).max() ?? 0

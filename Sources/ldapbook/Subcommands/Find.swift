@@ -57,7 +57,8 @@ enum Find {
 
         let output: String
         if format == "json" {
-            output = try json(query: query, field: field, matches: matches, more: more, truncated: ranking.isTruncated)
+            output = json(query: query, field: field, matches: matches, more: more, truncated: ranking.isTruncated,
+                          registry: try await book.fieldRegistry())
         } else {
             output = table(query: query, field: field, matches: matches, more: more, explain: parsed.flag("--explain"))
         }
@@ -100,36 +101,53 @@ enum Find {
         return text
     }
 
-    /// The JSON form: `{"field":…,"query":…,"matches":[…],"more":…,"truncated":…}`, in rank
-    /// order; `truncated` says the server's size limit cut the search short.
-    static func json(query: NameQuery, field: Field?, matches: [Candidate], more: Bool, truncated: Bool) throws -> String {
-        var list: [[String: Any]] = []
-        for match in matches {
-            var item: [String: Any] = [
-                "dn": match.person.dn.string,
-                "nameMatch": match.score.match.rawValue,
-                "givenName": match.person.givenNames,
-                "sn": match.person.surnames,
-                "cn": match.person.commonNames,
-                "details": match.person.details,
-            ]
-            if let field {
-                item["tier"] = match.tier?.rawValue ?? NSNull()
-                item["values"] = match.values.map { value -> String in
-                    field.kind.isBinary || value.string == nil ? Data(value.bytes).base64EncodedString() : value.lossyString
-                }
-            }
-            list.append(item)
+    /// The JSON form: `{"query":…,"field":…,"matches":[…],"more":…,"truncated":…}`, in rank
+    /// order; each match is a person in ldapbook's JSON shape (``Person/writeJSON(to:registry:uid:members:)``)
+    /// with how it matched: `"match":{"name":…,"tier":…,"values":[…]}`. `truncated` says the
+    /// server's size limit cut the search short.
+    static func json(query: NameQuery, field: Field?, matches: [Candidate], more: Bool, truncated: Bool,
+                     registry: FieldRegistry) -> String {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("query")
+        json.string(query.text)
+        json.key("field")
+        if let field {
+            json.beginObject()
+            json.key("name")
+            json.string(field.name)
+            json.key("attribute")
+            json.string(field.attribute)
+            json.endObject()
+        } else {
+            json.null()
         }
-        let document: [String: Any] = [
-            "field": field.map { ["name": $0.name, "attribute": $0.attribute] as [String: Any] } ?? NSNull(),
-            "query": query.text,
-            "matches": list,
-            "more": more,
-            "truncated": truncated,
-        ]
-        let data = try JSONOutput.data(document, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        json.key("matches")
+        json.beginArray()
+        for match in matches {
+            match.person.writeJSON(to: &json, registry: registry) { json in
+                json.key("match")
+                json.beginObject()
+                json.key("name")
+                json.string(match.score.match.rawValue)
+                if let field {
+                    json.key("tier")
+                    json.string(match.tier?.rawValue)
+                    json.key("values")
+                    json.strings(match.values.map { value in
+                        field.kind.isBinary || value.string == nil ? Data(value.bytes).base64EncodedString() : value.lossyString
+                    })
+                }
+                json.endObject()
+            }
+        }
+        json.endArray()
+        json.key("more")
+        json.bool(more)
+        json.key("truncated")
+        json.bool(truncated)
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self) + "\n"
     }
 }
 

@@ -9,10 +9,9 @@ enum Show {
     static let spec = CommandSpec(
         "show",
         abstract: "Show one person with every field.",
-        discussion: "NAME must match one person (or use --pick, or give the DN). A photo is shown by its size; --photo-data includes it (base64) in JSON.",
+        discussion: "NAME must match one person (or use --pick, or give the DN). A photo is shown by its size; JSON, as export writes it, holds it in base64.",
         options: PersonArgument.options + [
             OptionSpec(["--format"], .value("text|json|vcard|ldif"), help: "output format (default text)"),
-            OptionSpec(["--photo-data"], help: "include photo bytes (base64) in JSON output"),
         ],
         positionals: [PositionalSpec("NAME", help: "a name that matches one person, or a DN", isRepeating: true)],
         examples: [.init(summary: "Everything about Ada", commandLine: "ldapbook show ada lovelace")])
@@ -38,20 +37,9 @@ enum Show {
         } else if format == "ldif" {
             text = String(decoding: LDIFWriter.write(entry), as: UTF8.self)
         } else if format == "json" {
-            var object: [String: Any] = ["dn": person.dn.string, "name": person.displayName]
-            var values: [String: Any] = [:]
-            for (field, fieldValues) in fields {
-                if field.kind.isBinary {
-                    values[field.name] = parsed.flag("--photo-data")
-                        ? fieldValues.map { Data($0.bytes).base64EncodedString() } as Any
-                        : fieldValues.map { ["bytes": $0.count] } as Any
-                } else {
-                    values[field.name] = fieldValues.map(\.lossyString)
-                }
-            }
-            object["fields"] = values
-            let data = try JSONOutput.data(object, options: [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted])
-            text = String(decoding: data, as: UTF8.self) + "\n"
+            var json = JSONWriter()
+            person.writeJSON(to: &json, registry: registry, uid: VCardIdentity.exportedUID(of: withUUID, version: .v4)?.value)
+            text = String(decoding: json.bytes, as: UTF8.self) + "\n"
         } else {
             var lines = [TerminalText.sanitized(person.displayName), "  dn: " + TerminalText.sanitized(person.dn.string)]
             let width = fields.map(\.field.name.count).max() ?? 0
