@@ -12,7 +12,9 @@ enum Query {
             Prints the email addresses of the people STRING names, matched and ranked as find \
             matches them (an address's local part counts as a name), one per line as \
             address<TAB>name<TAB>title, department, organisation, after a header line (mutt's \
-            format) or without one (--format aerc). Exits 1 when nothing matches. In muttrc: \
+            format) or without one (--format aerc). A mail domain finds everyone there: \
+            @example.org, or example.org (any address whose domain starts with it), after the \
+            people whose names match. Exits 1 when nothing matches. In muttrc: \
             set query_command = "ldapbook query %s"; in aerc: address-book-cmd = ldapbook query --format aerc "%s".
             """,
         options: [
@@ -26,7 +28,8 @@ enum Query {
         let limit = try parsed.integer("--limit", in: 1...) ?? 50
         let book = try await Directory.addressBook(parsed)
         let email = try await book.field(named: "email")
-        let ranking = try await book.rank(field: email, name: try NameQuery(parsed.positionals("STRING").joined(separator: " ")))
+        let text = parsed.positionals("STRING").joined(separator: " ")
+        let ranking = try await book.rank(field: email, name: try NameQuery(text))
         var lines: [String] = []
         func clean(_ text: String) -> String {
             String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
@@ -44,6 +47,16 @@ enum Query {
                 lines.append("\(clean(value.lossyString))\t\(clean(candidate.person.displayName))\t\(clean(info))")
             }
         }
+        if let domain = Self.domain(in: text), lines.count < limit {
+            var listed = Set(lines.map { $0.prefix { $0 != "\t" }.lowercased() })
+            for person in try await book.people(withEmailDomain: domain, email: email, limit: limit) {
+                let info = clean(person.details.joined(separator: ", "))
+                for value in person.values(of: email) where lines.count < limit && Self.address(value.lossyString, isIn: domain) {
+                    guard listed.insert(value.lossyString.lowercased()).inserted else { continue }
+                    lines.append("\(clean(value.lossyString))\t\(clean(person.displayName))\t\(info)")
+                }
+            }
+        }
         guard !lines.isEmpty else {
             if format == "mutt" { StandardStream.output.write("no match\n") }
             return .nothingDone
@@ -51,5 +64,23 @@ enum Query {
         let header = format == "mutt" ? ["ldapbook: \(lines.count) address\(lines.count == 1 ? "" : "es")"] : []
         StandardStream.output.write((header + lines).joined(separator: "\n") + "\n")
         return .success
+    }
+
+    /// The mail domain a query names: `@example.org` or `@exam`, or one word with a dot and no
+    /// `@` (`example.org`); `nil` for a name.
+    static func domain(in text: String) -> String? {
+        let word = text.trimmingCharacters(in: .whitespaces)
+        guard !word.isEmpty, !word.contains(where: \.isWhitespace) else { return nil }
+        if word.hasPrefix("@") { return word.count > 1 ? String(word.dropFirst()) : nil }
+        guard !word.contains("@"), word.contains("."), !word.hasPrefix("."), !word.hasSuffix(".") || word.count > 1 else {
+            return nil
+        }
+        return word
+    }
+
+    /// Whether `address`'s domain starts with `domain` (ignoring case).
+    static func address(_ address: String, isIn domain: String) -> Bool {
+        guard let at = address.lastIndex(of: "@") else { return false }
+        return address[address.index(after: at)...].lowercased().hasPrefix(domain.lowercased())
     }
 }
