@@ -21,8 +21,9 @@ LDAPConnection.skipSASLPlugins()
 let parser = CommandLineParser(
     programName: "ldapbook",
     abstract: "An address book on your LDAP directory: find people and act on their details.",
+    version: ldapbookVersion,
     globalOptions: ConnectionOptions.specs,
-    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec, History.spec, ServerConfig.spec,
+    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Rename.spec, Delete.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec, History.spec, ServerConfig.spec,
                Documentation.completionSpec, Documentation.manpageSpec])
 
 /// Runs the command line and returns the exit code.
@@ -40,6 +41,8 @@ func run() async -> ExitCode {
         case Show.spec.name: return try await Show.run(parsed)
         case Add.spec.name: return try await Add.run(parsed)
         case SetValues.spec.name: return try await SetValues.run(parsed)
+        case Rename.spec.name: return try await Rename.run(parsed)
+        case Delete.spec.name: return try await Delete.run(parsed)
         case Photo.spec.name: return try await Photo.run(parsed)
         case Query.spec.name: return try await Query.run(parsed)
         case Fields.spec.name: return try await Fields.run(parsed)
@@ -59,7 +62,7 @@ func run() async -> ExitCode {
         exit(failed.status)
     } catch {
         let (code, message) = ExitCode.forError(error)
-        Diagnostics.say(message)
+        Diagnostics.say(error, message: message)
         return code
     }
 }

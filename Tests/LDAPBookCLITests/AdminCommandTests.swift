@@ -116,6 +116,49 @@ struct AdminCommandTests {
                 "\(address.stdout) \(address.stderr)")
     }
 
+    @Test("delete and rename: confirmed with --yes, exit 3 without it and no terminal, the DN printed")
+    func deleteAndRename() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.com"]),
+                                                                           ("Edsger", "Dijkstra", [])])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let unasked = try CLI.run(["rename", "ada", "--surname", "King"] + arguments)
+        #expect(unasked.status == 3 && unasked.stderr.contains("--yes"), "\(unasked.stderr)")
+        let renamed = try CLI.run(["rename", "ada", "--surname", "King", "--yes"] + arguments)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stdout == base.child("cn", "Ada King").string + "\n")
+        let king = try await connection.read(base.child("cn", "Ada King"), attributes: ["sn", "cn", "givenName", "mail"])
+        #expect(king?.strings("sn") == ["King"] && king?.strings("cn") == ["Ada King"] && king?.strings("mail") == ["ada@example.com"])
+        #expect(try CLI.run(["rename", "ada"] + arguments).status == 64, "nothing to rename to")
+
+        let kept = try CLI.run(["delete", "edsger"] + arguments)
+        #expect(kept.status == 3, "\(kept.stderr)")
+        #expect(try await connection.read(base.child("cn", "Edsger Dijkstra")) != nil, "nothing deleted without --yes")
+        let deleted = try CLI.run(["delete", "edsger", "--yes"] + arguments)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(try await connection.read(base.child("cn", "Edsger Dijkstra")) == nil)
+        let container = try CLI.run(["delete", base.string, "--yes"] + arguments)
+        #expect(container.status == 65 && container.stderr.contains("not subtrees"), "\(container.stderr)")
+    }
+
+    @Test("query finds everyone at a mail domain: @domain, the start of one, or a domain with a dot")
+    func queryByDomain() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: [
+            ("Ada", "Lovelace", ["ada@example.com", "countess@example.com"]), ("Adam", "Smith", ["adam@example.com"]),
+            ("Charles", "Babbage", ["charles@analytical.example", "cb@example.com"]),
+        ])
+        let arguments = CLI.connectionArguments(server, base: base)
+        func addresses(_ query: String) throws -> [String] {
+            try CLI.run(["query", "--format", "aerc", query] + arguments).stdout.split(separator: "\n")
+                .map { String($0.prefix { $0 != "\t" }) }
+        }
+        #expect(try addresses("@analytical") == ["charles@analytical.example"])
+        #expect(try addresses("analytical.example") == ["charles@analytical.example"])
+        #expect(Set(try addresses("@example.com")) == ["ada@example.com", "countess@example.com", "adam@example.com", "cb@example.com"])
+        #expect(try CLI.run(["query", "@nowhere.example"] + arguments).status == 1)
+    }
+
     @Test("fields lists built-in names, then the person attributes of the schema")
     func fields() async throws {
         let server = try await CLI.shared()
