@@ -7,19 +7,21 @@ _ldapbook() {
     case "$word" in -*) ;; *) command=$word; break ;; esac
   done
   if [ -z "$command" ]; then
-    COMPREPLY=($(compgen -W "reach find show add set photo query fields import export schema local history server-config completion manpage --help $global" -- "$cur"))
+    COMPREPLY=($(compgen -W "reach find show add set rename delete photo query fields import export schema local history server-config completion manpage --help $global" -- "$cur"))
     return
   fi
   case "$command" in
     reach) opts="--action --yes --pick --new --value --given --surname --no-input --no-history --exec --help $global" ;;
     find) opts="--field -f --limit -n --explain --format --help $global" ;;
-    show) opts="--pick --no-input --format --photo-data --help $global" ;;
+    show) opts="--pick --no-input --format --help $global" ;;
     add) opts="--given --surname --dry-run --help $global" ;;
     set) opts="--pick --no-input --replace --remove --clear --dry-run --help $global" ;;
+    rename) opts="--pick --no-input --given --surname --yes --help $global" ;;
+    delete) opts="--pick --no-input --yes --help $global" ;;
     photo) opts="--output -o --help $global" ;;
     query) opts="--format --limit -n --help $global" ;;
     fields) opts="--format --help $global" ;;
-    import) opts="--dry-run --merge-by-name --write-reference --help $global" ;;
+    import) opts="--dry-run --allow-file-urls --merge-by-name --write-reference --help $global" ;;
     export) opts="--format --vcard-version --help $global" ;;
     schema) opts="--format --help $global" ;;
     local) opts="--count --photos --help $global" ;;

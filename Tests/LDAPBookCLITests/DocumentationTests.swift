@@ -44,7 +44,7 @@ struct DocumentationTests {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", """
             source '\(script)'
-            COMP_WORDS=(ldapbook re); COMP_CWORD=1; _ldapbook; echo "${COMPREPLY[*]}"
+            COMP_WORDS=(ldapbook rea); COMP_CWORD=1; _ldapbook; echo "${COMPREPLY[*]}"
             COMP_WORDS=(ldapbook -H ldap://x reach --pi); COMP_CWORD=4; _ldapbook; echo "${COMPREPLY[*]}"
             """]
         let output = Pipe()

@@ -125,7 +125,7 @@ enum Documentation {
             return ".TP\n.B \(roff(setting.what))\n\(roff(places.joined(separator: "; ")))"
         }.joined(separator: "\n")
         var page = """
-            .TH LDAPBOOK 1 "" "ldapbook" "User Commands"
+            .TH LDAPBOOK 1 "" "ldapbook \(ldapbookVersion)" "User Commands"
             .SH NAME
             ldapbook \\- \(roff(parser.abstract))
             .SH SYNOPSIS
