@@ -33,6 +33,8 @@ public struct OptionSpec: Sendable, Hashable {
     /// Whether help pages leave the option out and suggestions never propose it;
     /// the option is still accepted.
     public let isHidden: Bool
+    /// What a shell may offer for the option's value.
+    public let completion: Completion
 
     /// An option with the given names, kind and help text.
     ///
@@ -41,11 +43,15 @@ public struct OptionSpec: Sendable, Hashable {
     ///   - kind: What the option takes; a flag unless said otherwise.
     ///   - help: One or two sentences for the help page.
     ///   - isHidden: Whether help pages and suggestions leave the option out.
-    public init(_ names: [String], _ kind: Kind = .flag, help: String, isHidden: Bool = false) {
+    ///   - completion: What a shell may offer for the value; by default what the value's
+    ///     name suggests (``Completion/init(valueName:)``).
+    public init(_ names: [String], _ kind: Kind = .flag, help: String, isHidden: Bool = false,
+                completion: Completion? = nil) {
         self.names = names
         self.kind = kind
         self.help = help
         self.isHidden = isHidden
+        self.completion = completion ?? kind.valueName.map(Completion.init(valueName:)) ?? .none
     }
 
     /// The name the option's values are filed under: its first long name

@@ -12,6 +12,8 @@ public struct PositionalSpec: Sendable, Hashable {
     public let isRepeating: Bool
     /// Whether the argument may be left out (`[QUERY]`).
     public let isOptional: Bool
+    /// What a shell may offer for the argument.
+    public let completion: Completion
 
     /// A positional argument with the given name and help text.
     ///
@@ -20,11 +22,14 @@ public struct PositionalSpec: Sendable, Hashable {
     ///   - help: One or two sentences for the help page.
     ///   - isRepeating: Whether it takes one or more values.
     ///   - isOptional: Whether it may be left out.
-    public init(_ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false) {
+    ///   - completion: What a shell may offer for it; nothing by default.
+    public init(_ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false,
+                completion: Completion = .none) {
         self.name = name
         self.help = help
         self.isRepeating = isRepeating
         self.isOptional = isOptional
+        self.completion = completion
     }
 
     /// How the argument appears in a usage line: `QUERY`, `[QUERY]`, `QUERY ...` or `[QUERY ...]`.

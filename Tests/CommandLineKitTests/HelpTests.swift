@@ -260,3 +260,17 @@ struct VersionTests {
         #expect(!plain.help().contains("--version"))
     }
 }
+
+@Suite("What a shell may complete")
+struct CompletionTests {
+    @Test("a value's name suggests choices, files or directories; placeholders in capitals are no choices")
+    func fromValueNames() {
+        #expect(OptionSpec(["--format"], .value("table|json"), help: "").completion == .choices(["table", "json"]))
+        #expect(OptionSpec(["--pick"], .repeatedValue("N|DN|VALUE"), help: "").completion == .none)
+        #expect(OptionSpec(["-y"], .value("FILE"), help: "").completion == .files)
+        #expect(OptionSpec(["--photos"], .value("DIR"), help: "").completion == .directories)
+        #expect(OptionSpec(["--limit"], .value("N"), help: "").completion == .none)
+        #expect(OptionSpec(["--yes"], help: "").completion == .none)
+        #expect(OptionSpec(["--field"], .value("FIELD"), help: "", completion: .choices(["email"])).completion == .choices(["email"]))
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import SlapdKit
 import Testing
 
 @Suite("The manual page and completion scripts match the commands")
@@ -54,5 +55,62 @@ struct DocumentationTests {
         let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").map(String.init)
         #expect(lines == ["reach", "--pick"])
+    }
+
+    /// What bash's completion of ldapbook offers for each command line: the words of
+    /// COMPREPLY, sorted, one line per command line (the last word being completed).
+    private func bashCompletions(_ commandLines: [[String]], in directory: URL) throws -> [[String]] {
+        let script = Self.root.appendingPathComponent("completions/ldapbook.bash").path
+        var program = "source '\(script)'\n"
+        for words in commandLines {
+            let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            program += "COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMPREPLY=(); _ldapbook; "
+                + "printf '%s\\n' \"${COMPREPLY[*]}\"\n"
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", program]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["LDAPNOINIT"] = "1"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map { $0.split(separator: " ").map(String.init).sorted() }
+    }
+
+    @Test("bash completes option values, actions, files, and field names: the directory's, or the built-in ones without one")
+    func bashCompletesValues() async throws {
+        let server = try await CLI.shared()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ldapbook-complete-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["people.vcf", "people.ldif"] { try Data().write(to: directory.appendingPathComponent(name)) }
+        let binary = CLI.executable.path
+        let dead = "ldap://127.0.0.1:\(try Slapd.freeLoopbackPort())"
+        let offered = try bashCompletions([
+            ["ldapbook", "find", "--format", ""],
+            ["ldapbook", "local", ""],
+            ["ldapbook", "history", "f"],
+            ["ldapbook", "import", "people."],
+            ["ldapbook", "--config", "people.v"],
+            [binary, "-H", server.ldapURI, "-b", CLI.suffix, "reach", "room"],
+            [binary, "-H", dead, "reach", "em"],
+            [binary, "-H", dead, "set", "ada", "--clear", "mob"],
+        ], in: directory)
+        #expect(offered.count == 8)
+        guard offered.count == 8 else { return }
+        #expect(offered[0] == ["json", "table"])
+        #expect(offered[1] == ["path", "sample", "start", "status", "stop"])
+        #expect(offered[2] == ["forget"])
+        #expect(offered[3] == ["people.ldif", "people.vcf"])
+        #expect(offered[4] == ["people.vcf"])
+        #expect(offered[5] == ["roomNumber"], "the directory's own attribute")
+        #expect(offered[6] == ["email", "employee-number"], "no directory in time: the built-in names")
+        #expect(offered[7] == ["mobile"])
     }
 }

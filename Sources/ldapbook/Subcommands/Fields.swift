@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import LDAPBook
+import SlapdKit
 import TerminalUI
 
 /// `ldapbook fields`: the field names this directory understands.
@@ -9,14 +10,26 @@ enum Fields {
         "fields",
         abstract: "List the field names this directory understands.",
         discussion: "Built-in names first, then the attributes of the directory's schema. Any other name is a custom field (when ldapbook's schema is installed).",
-        options: [OptionSpec(["--format"], .value("table|json"), help: "output format (default table)")])
+        options: [OptionSpec(["--format"], .value("table|json|names"),
+                             help: "output format (default table); names: one name per line, as shell completion reads them")])
+
+    /// The built-in field names, for shell completion when no directory answers.
+    static let builtInNames = BuiltInField.all.map(\.name)
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
-        let format = try parsed.choice("--format", from: ["table", "json"]) ?? "table"
+        let format = try parsed.choice("--format", from: ["table", "json", "names"]) ?? "table"
+        if format == "names", !Directory.isConfigured(try ConnectionOptions.configuration(parsed)),
+           !LocalDirectory().status().isRunning {
+            // Completion never starts the local directory: the built-in names, then.
+            StandardStream.output.write(builtInNames.joined(separator: "\n") + "\n")
+            return .success
+        }
         let registry = try await Directory.addressBook(parsed).fieldRegistry()
         let fields = registry.knownFields
         let text: String
-        if format == "json" {
+        if format == "names" {
+            text = fields.map { TerminalText.sanitized($0.name) }.joined(separator: "\n") + "\n"
+        } else if format == "json" {
             var json = JSONWriter()
             json.beginObject()
             json.key("customFields")

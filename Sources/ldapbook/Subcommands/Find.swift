@@ -21,7 +21,8 @@ enum Find {
             matched.
             """,
         options: [
-            OptionSpec(["--field", "-f"], .value("FIELD"), help: "the field to rank by (email, phone, an attribute, a custom field)"),
+            OptionSpec(["--field", "-f"], .value("FIELD"), help: "the field to rank by (email, phone, an attribute, a custom field)",
+                       completion: .program(arguments: ["--timeout", "1", "fields", "--format", "names"], fallback: Fields.builtInNames)),
             OptionSpec(["--limit", "-n"], .value("N"), help: "list at most N people (default 20)"),
             OptionSpec(["--explain"], help: "say why each person ranks where they do"),
             OptionSpec(["--format"], .value("table|json"), help: "output format (default table)"),

@@ -16,7 +16,7 @@ enum History {
             ACTION is list, forget NAME (every choice for that name), or clear.
             """,
         positionals: [
-            PositionalSpec("ACTION", help: "list, forget or clear"),
+            PositionalSpec("ACTION", help: "list, forget or clear", completion: .choices(["list", "forget", "clear"])),
             PositionalSpec("NAME", help: "with forget: the name whose choices to forget", isRepeating: true, isOptional: true),
         ],
         examples: [.init(summary: "Forget whom \"ada\" meant", commandLine: "ldapbook history forget ada")])

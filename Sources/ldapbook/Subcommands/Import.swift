@@ -36,7 +36,7 @@ enum Import {
             OptionSpec(["--merge-by-name"], help: "take a person with no identifier in common with anyone to be the one namesake there is (personal address books)"),
             OptionSpec(["--write-reference"], .repeatedValue("ATTRIBUTE"), help: "also write this reference attribute (manager, seeAlso, secretary) from the files"),
         ],
-        positionals: [PositionalSpec("FILE", help: "a .vcf or .ldif file (- for standard input)", isRepeating: true)],
+        positionals: [PositionalSpec("FILE", help: "a .vcf or .ldif file (- for standard input)", isRepeating: true, completion: .files)],
         examples: [
             .init(summary: "Import a phone's export", commandLine: "ldapbook import contacts.vcf"),
             .init(summary: "See what an LDIF file would change", commandLine: "ldapbook import --dry-run people.ldif"),

@@ -20,7 +20,8 @@ enum Local {
             OptionSpec(["--count"], .value("N"), help: "with sample: how many people (default 300)"),
             OptionSpec(["--photos"], .value("DIR"), help: "with sample: a directory of JPEG files to use as photos"),
         ],
-        positionals: [PositionalSpec("ACTION", help: "start, stop, status, path or sample")],
+        positionals: [PositionalSpec("ACTION", help: "start, stop, status, path or sample",
+                                      completion: .choices(["start", "stop", "status", "path", "sample"]))],
         examples: [
             .init(summary: "Where is it?", commandLine: "ldapbook local path"),
             .init(summary: "Try it out", commandLine: "ldapbook local sample --count 50 && ldapbook find jo"),

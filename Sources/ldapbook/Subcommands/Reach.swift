@@ -30,7 +30,8 @@ enum Reach {
             OptionSpec(["--exec"], .remainder("CMD [ARGS...]"), help: "run CMD with {} replaced by the value (no shell); must come last"),
         ],
         positionals: [
-            PositionalSpec("FIELD", help: "email, phone, any attribute of the directory, or a custom field"),
+            PositionalSpec("FIELD", help: "email, phone, any attribute of the directory, or a custom field",
+                           completion: .program(arguments: ["--timeout", "1", "fields", "--format", "names"], fallback: Fields.builtInNames)),
             PositionalSpec("NAME", help: "the person's name: first and/or last name, or \"Last, First\"", isRepeating: true),
         ],
         examples: [

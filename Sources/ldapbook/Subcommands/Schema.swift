@@ -17,7 +17,7 @@ enum Schema {
             the config admin. Installing twice changes nothing.
             """,
         options: [OptionSpec(["--format"], .value("ldif|schema"), help: "with print: the form to print (default ldif)")],
-        positionals: [PositionalSpec("ACTION", help: "print or install")],
+        positionals: [PositionalSpec("ACTION", help: "print or install", completion: .choices(["print", "install"]))],
         examples: [
             .init(summary: "Install on the server itself", commandLine: "sudo ldapbook schema install -H ldapi:/// -Y EXTERNAL"),
             .init(summary: "For slapd.conf", commandLine: "ldapbook schema print --format schema > /etc/ldap/schema/ldapbook.schema"),

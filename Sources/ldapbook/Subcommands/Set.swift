@@ -18,9 +18,9 @@ enum SetValues {
             userPassword are never set (use ldappasswd); uid and object classes are not fields.
             """,
         options: PersonArgument.options + [
-            OptionSpec(["--replace"], .repeatedValue("FIELD"), help: "replace FIELD's values with the ones given"),
+            OptionSpec(["--replace"], .repeatedValue("FIELD"), help: "replace FIELD's values with the ones given", completion: .program(arguments: ["--timeout", "1", "fields", "--format", "names"], fallback: Fields.builtInNames)),
             OptionSpec(["--remove"], .repeatedValue("FIELD=VALUE"), help: "remove one value"),
-            OptionSpec(["--clear"], .repeatedValue("FIELD"), help: "remove every value of FIELD"),
+            OptionSpec(["--clear"], .repeatedValue("FIELD"), help: "remove every value of FIELD", completion: .program(arguments: ["--timeout", "1", "fields", "--format", "names"], fallback: Fields.builtInNames)),
             OptionSpec(["--dry-run"], help: "print the change as LDIF; write nothing"),
         ],
         positionals: [
