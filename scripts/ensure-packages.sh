@@ -2,8 +2,8 @@
 # Installs the Debian packages ldapbook needs to build and test, if any is
 # missing: libldap-dev (headers and pkg-config file), slapd (the server the
 # tests start), ldap-utils (ldapwhoami, used to see when slapd is ready),
-# pkg-config, and openssl and util-linux (test certificates; setpriv, so a
-# test's slapd dies with the test process). Non-interactive; sudo when not root.
+# pkg-config, openssl and util-linux (test certificates; setpriv, so a
+# test's slapd dies with the test process), and zsh (its completion is tested). Non-interactive; sudo when not root.
 set -euo pipefail
 
 missing=()
@@ -13,6 +13,7 @@ pkg-config --exists ldap 2>/dev/null || missing+=(libldap-dev)
 command -v ldapwhoami >/dev/null 2>&1 || missing+=(ldap-utils)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
+command -v zsh >/dev/null 2>&1 || missing+=(zsh)
 for extra in "$@"; do
   dpkg -s "$extra" >/dev/null 2>&1 || missing+=("$extra")
 done

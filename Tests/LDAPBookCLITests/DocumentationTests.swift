@@ -113,4 +113,63 @@ struct DocumentationTests {
         #expect(offered[6] == ["email", "employee-number"], "no directory in time: the built-in names")
         #expect(offered[7] == ["mobile"])
     }
+
+    /// A zsh script that types a command line into an interactive zsh on a pseudo-terminal,
+    /// presses Tab, and prints the matches the completion system adds (its `compadd`
+    /// records them), one per line.
+    private static let zshCompleter = #"""
+        zmodload zsh/zpty || exit 1
+        zpty shell zsh -f -i
+        zpty -w shell "PROMPT=''; RPROMPT=''; fpath=($1 \$fpath); autoload -U compinit; compinit -u -D"
+        zpty -w shell 'compadd() { local -a found; builtin compadd -O found "$@"; local m; for m in $found; do print -r -- "<""match>$m"; done; }'
+        zpty -w shell 'comppostfuncs=(completion-done); completion-done() { print -r -- "<""done>"; }'
+        zpty -w shell "bindkey '^I' complete-word"
+        zpty -w -n shell "$2"$'\t'
+        local line
+        while zpty -r shell line; do
+          line=${line//$'\r'/}
+          line=${line%$'\n'}
+          [[ $line == *'<done>'* ]] && break
+          [[ $line == *'<match>'* ]] && print -r -- "${line#*<match>}"
+        done
+        zpty -d shell
+        """#
+
+    @Test("zsh completes the same: commands, option values, actions, files, and field names", .timeLimit(.minutes(2)))
+    func zshCompletesValues() async throws {
+        let server = try await CLI.shared()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ldapbook-zsh-\(UUID().uuidString.prefix(8))")
+        let functions = directory.appendingPathComponent("functions")
+        try FileManager.default.createDirectory(at: functions, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("completions/_ldapbook"),
+                                         to: functions.appendingPathComponent("_ldapbook"))
+        let completer = directory.appendingPathComponent("complete.zsh")
+        try Self.zshCompleter.write(to: completer, atomically: true, encoding: .utf8)
+        for name in ["people.vcf", "people.ldif"] { try Data().write(to: directory.appendingPathComponent(name)) }
+        let binary = CLI.executable.path
+        let dead = "ldap://127.0.0.1:\(try Slapd.freeLoopbackPort())"
+        func offered(_ line: String) throws -> Set<String> {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/zsh")
+            process.arguments = ["-f", completer.path, functions.path, line]
+            process.currentDirectoryURL = directory
+            var environment = ProcessInfo.processInfo.environment
+            environment["LDAPNOINIT"] = "1"
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return Set(text.split(separator: "\n").map(String.init))
+        }
+        #expect(try offered("ldapbook rea") == ["reach"])
+        #expect(try offered("ldapbook find --format ") == ["json", "table"])
+        #expect(try offered("ldapbook local ") == ["path", "sample", "start", "status", "stop"])
+        #expect(try offered("ldapbook import people.") == ["people.ldif", "people.vcf"])
+        #expect(try offered("\(binary) -H \(server.ldapURI) -b \(CLI.suffix) reach room") == ["roomNumber"])
+        #expect(try offered("\(binary) -H \(dead) reach em") == ["email", "employee-number"])
+    }
 }
