@@ -31,6 +31,12 @@ struct DocumentationTests {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains(generated.stdout), "regenerate README's table with: .build/debug/ldapbook manpage --settings-table")
         let manual = try String(contentsOf: Self.root.appendingPathComponent("doc/ldapbook.1"), encoding: .utf8)
+        for section in [".SH EXAMPLES", ".SH ENVIRONMENT", ".SH FILES", ".SH CONNECTION SETTINGS", ".SH EXIT STATUS"] {
+            #expect(manual.contains(section), "the manual page has \(section)")
+        }
+        for key in ["uri", "base", "binddn", "password-file", "starttls", "sasl-mech", "ca-file", "people-base", "timeout"] {
+            #expect(manual.contains("configuration: " + key.replacingOccurrences(of: "-", with: "\\-")), "the manual page names the key \(key)")
+        }
         for keyword in ["URI", "BASE", "BINDDN", "TLS_CACERT", "TLS_CACERTDIR", "TLS_REQCERT", "TLS_CERT", "TLS_KEY",
                         "NETWORK_TIMEOUT", "TIMEOUT", "SASL_MECH", "LDAPNOINIT", "LDAPCONF", "LDAPRC"] {
             #expect(readme.contains("`\(keyword)`"), "README names \(keyword)")

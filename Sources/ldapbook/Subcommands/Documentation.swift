@@ -223,6 +223,10 @@ enum Documentation {
                           setting.environment.isEmpty ? "" : "environment: " + setting.environment].filter { !$0.isEmpty }
             return ".TP\n.B \(roff(setting.what))\n\(roff(places.joined(separator: "; ")))"
         }.joined(separator: "\n")
+        // Every command's examples, gathered: the page's EXAMPLES section.
+        let examples = parser.commands.flatMap(\.examples).map { example in
+            ".TP\n.B \(roff(example.commandLine))\n\(roff(example.summary))"
+        }.joined(separator: "\n")
         var page = """
             .TH LDAPBOOK 1 "" "ldapbook \(ldapbookVersion)" "User Commands"
             .SH NAME
@@ -262,6 +266,8 @@ enum Documentation {
             in an import); 66 input file unreadable; 69 directory unavailable (an import it stopped, \
             too); 70 internal error; 73 output file cannot be written; 74 standard output cannot be \
             written; 77 insufficient access or wrong credentials.
+            .SH EXAMPLES
+            \(examples)
             .SH ENVIRONMENT
             .TP
             .B LDAPURI, LDAPBASE, LDAPBINDDN, LDAPSASL_MECH, LDAPTLS_*, LDAPTIMEOUT, LDAPNETWORK_TIMEOUT
