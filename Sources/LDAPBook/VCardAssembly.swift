@@ -12,23 +12,28 @@ struct VCardAssembly {
 
     /// The card, or the first reason it cannot be read.
     ///
-    /// A card that says it is vCard 2.1 is reported as such whatever else is
-    /// wrong with it: its other errors follow from the older format.
+    /// A vCard 2.1 card is read as the 3.0 card it can be written as (``VCard21``).
     func card() -> Result<VCard, VCardError> {
-        let properties = lines.compactMap { try? $0.get() }
+        var properties = lines.compactMap { try? $0.get() }
         guard let versionProperty = properties.first(where: { $0.name == "VERSION" }) else {
             if let error = firstLineError { return .failure(error) }
             return .failure(VCardError(line: beginLine, message: "the card that begins here has no VERSION"))
         }
         let versionText = versionProperty.textValue.trimmingWhitespace()
-        guard let version = VCardVersion(rawValue: versionText) else {
-            let line = versionProperty.line ?? beginLine
-            if versionText == "2.1" {
-                return .failure(VCardError(line: line, message:
-                    "vCard 2.1 is not supported: export the card as vCard 3.0 or 4.0"))
+        let version: VCardVersion
+        if versionText == "2.1" {
+            if let error = firstLineError { return .failure(error) }
+            do throws(VCardError) {
+                properties = try properties.map(VCard21.upgraded)
+            } catch {
+                return .failure(error)
             }
-            return .failure(VCardError(line: line, message:
-                "VERSION \(versionText.prefix(20)) is not supported: ldapbook reads vCard 3.0 and 4.0"))
+            version = .v3
+        } else if let known = VCardVersion(rawValue: versionText) {
+            version = known
+        } else {
+            return .failure(VCardError(line: versionProperty.line ?? beginLine, message:
+                "VERSION \(versionText.prefix(20)) is not supported: ldapbook reads vCard 2.1, 3.0 and 4.0"))
         }
         if let error = firstLineError { return .failure(error) }
         for property in properties {

@@ -13,9 +13,14 @@ enum VCardContentLine {
         func failure(_ message: String) -> Result<VCardProperty, VCardError> {
             .failure(VCardError(line: line.number, message: message))
         }
-        let bytes = line.bytes
-        guard String(validating: bytes, as: UTF8.self) != nil else {
-            return failure("the line is not valid UTF-8 (vCard 3.0 and 4.0 files are UTF-8)")
+        var bytes = line.bytes
+        if String(validating: bytes, as: UTF8.self) == nil {
+            // vCard 2.1 names a line's character set (CHARSET=windows-1252): such a line is
+            // read in it. Any other must be UTF-8.
+            guard let transcoded = VCard21.transcoded(bytes) else {
+                return failure("the line is not valid UTF-8 (vCard 3.0 and 4.0 files are UTF-8)")
+            }
+            bytes = transcoded
         }
         var index = 0
         func readName() -> String {

@@ -1,5 +1,5 @@
 /// Reads vCard files: any number of vCard 3.0 (RFC 2426) and 4.0
-/// (RFC 6350) cards, in UTF-8.
+/// (RFC 6350) cards, in UTF-8, and vCard 2.1 cards as 3.0 (``VCard21``).
 ///
 /// Each card is read on its own: a card that cannot be read is reported as
 /// a ``VCardError`` with the line of the problem, and the cards after it are

@@ -11,6 +11,12 @@ struct VCardLogicalLine {
 enum VCardUnfolding {
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    /// Whether the content line's parameters (before its first ":") say quoted-printable.
+    private static func isQuotedPrintable(_ bytes: [UInt8]) -> Bool {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        return String(decoding: bytes[..<colon], as: UTF8.self).uppercased().contains("QUOTED-PRINTABLE")
+    }
+
     /// The content lines of `bytes`.
     ///
     /// Lines end with CRLF, LF or CR; a line that begins with a space or a
@@ -40,6 +46,13 @@ enum VCardUnfolding {
 
             if let first = physical.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), current != nil {
                 current?.bytes.append(contentsOf: physical.dropFirst())
+                continue
+            }
+            // vCard 2.1's quoted-printable values break lines softly: a line ending in "="
+            // goes on in the next one, whatever it starts with.
+            if let open = current, open.bytes.last == UInt8(ascii: "="), isQuotedPrintable(open.bytes) {
+                current?.bytes.removeLast()
+                current?.bytes.append(contentsOf: physical)
                 continue
             }
             if let finished = current { lines.append(finished) }

@@ -1,7 +1,7 @@
 /// The vCard versions ldapbook reads and writes.
 ///
-/// vCard 2.1 (with its quoted-printable values and nameless parameters) is
-/// not one of them: the parser reports such cards as errors.
+/// vCard 2.1 (Outlook's, with its quoted-printable values, `CHARSET` and nameless
+/// parameters) is read as the 3.0 card it can be written as, and never written.
 public enum VCardVersion: String, Sendable, Hashable, CaseIterable {
     /// vCard 3.0 (RFC 2426): what Evolution, Apple Contacts and most CardDAV
     /// servers exchange.

@@ -255,7 +255,7 @@ struct VCardParserErrorTests {
         #expect(errors(text).first?.message.contains("end of the file") == true)
     }
 
-    @Test("vCard 2.1 cards with quoted-printable values are refused, naming the version")
+    @Test("vCard 2.1 is read: quoted-printable with soft line breaks, CHARSET, bare types")
     func vCard21() throws {
         let text = """
             BEGIN:VCARD
@@ -264,11 +264,50 @@ struct VCardParserErrorTests {
             FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Zo=C3=AB L=C3=B6we =
             =E2=80=94 editor
             TEL;WORK;VOICE:+1 555 0100
+            NOTE;ENCODING=QUOTED-PRINTABLE:first line=0D=0Asecond line
             END:VCARD
 
             """ + good
-        #expect(outcomes(text) == ["line 2", "card Good Card"])
-        #expect(errors(text).first?.message.contains("vCard 2.1 is not supported") == true)
+        #expect(outcomes(text) == ["card Zoë Löwe — editor", "card Good Card"])
+        let card = try #require(try VCardParser.cards(in: text).first?.get())
+        #expect(card.version == .v3, "read as the 3.0 card it can be written as")
+        #expect(card.properties.first { $0.name == "N" }?.components.prefix(2).map { $0.first } == ["Löwe", "Zoë"])
+        let tel = try #require(card.properties.first { $0.name == "TEL" })
+        #expect(tel.hasType("work") && tel.hasType("voice"))
+        #expect(card.properties.first { $0.name == "NOTE" }?.textValue == "first line\nsecond line")
+    }
+
+    @Test("an Outlook vCard 2.1: windows-1252 text, a quoted-printable address over two lines, a BASE64 photo")
+    func outlook21() throws {
+        var bytes = Array("BEGIN:VCARD\r\nVERSION:2.1\r\nN;LANGUAGE=de;CHARSET=Windows-1252:M".utf8) + [0xFC]
+            + Array("ller;J".utf8) + [0xFC] + Array("rgen\r\nFN:Juergen Mueller\r\n".utf8)
+        bytes += Array("""
+            TEL;CELL:+49 170 1234567\r
+            EMAIL;PREF;INTERNET:juergen@example.de\r
+            ADR;WORK;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:;;Stra=C3=9Fe 1=0D=0A=\r
+            Hinterhaus;Berlin;;10115;Deutschland\r
+            PHOTO;TYPE=JPEG;ENCODING=BASE64:\r
+             /9j/4AAQSkZJRgABAQ==\r
+            \r
+            END:VCARD\r
+
+            """.utf8)
+        let card = try #require(try VCardParser.cards(in: bytes).first?.get())
+        #expect(card.properties.first { $0.name == "N" }?.components.first?.first == "Müller")
+        #expect(card.properties.first { $0.name == "TEL" }?.hasType("cell") == true)
+        let address = try #require(card.properties.first { $0.name == "ADR" })
+        #expect(address.components[2] == ["Straße 1\nHinterhaus"])
+        #expect(address.components[3] == ["Berlin"])
+        let photo = try #require(card.properties.first { $0.name == "PHOTO" })
+        #expect(try photo.inlineBytes()?.prefix(3) == [0xFF, 0xD8, 0xFF])
+    }
+
+    @Test("a 2.1 value that does not decode, or names a character set not read, is reported at its line")
+    func bad21() throws {
+        let broken = "BEGIN:VCARD\nVERSION:2.1\nFN:X\nNOTE;ENCODING=QUOTED-PRINTABLE:caf=C\nEND:VCARD\n"
+        #expect(errors(broken).first?.message.contains("does not decode") == true)
+        let unknown = "BEGIN:VCARD\nVERSION:2.1\nFN:X\nNOTE;CHARSET=KOI8-R;ENCODING=QUOTED-PRINTABLE:=C1\nEND:VCARD\n"
+        #expect(errors(unknown).first?.message.contains("CHARSET=KOI8-R") == true)
     }
 
     @Test("quoted-printable in a vCard 3.0 card is refused at its line")

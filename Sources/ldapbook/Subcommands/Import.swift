@@ -11,7 +11,7 @@ import Glibc
 enum Import {
     static let spec = CommandSpec(
         "import",
-        abstract: "Import people from vCard (3.0, 4.0) or LDIF files.",
+        abstract: "Import people from vCard (2.1, 3.0, 4.0) or LDIF files.",
         discussion: """
             Who is who is decided by identifiers, never by a name alone. An LDIF record's DN is \\
             the person: the entry is created there, uid and all, or given what it lacks when it \\
