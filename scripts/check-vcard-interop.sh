@@ -124,6 +124,7 @@ preferred_email_address_type = pref, work, home
 preferred_version = $version
 search_in_source_files = no
 skip_unparsable = no
+private_objects = SHOE-SIZE,
 EOF
   khard=(khard -c "$out/khard/khard.conf")
   "${khard[@]}" list --parsable \

@@ -17,7 +17,7 @@ extension VCard {
     /// | `URL;X-LDAPBOOK-LABEL=<label>` | the URI and label of each `labeledURI`; one that is not `URI label` is `X-LDAPBOOK-URL`, as stored |
     /// | `IMPP` | ldapbook's instant-messaging URIs |
     /// | `RELATED;TYPE=<relation>;VALUE=text` | ldapbook's related names, `relation=name`; one of another form is `X-LDAPBOOK-RELATED`, as stored |
-    /// | `X-LDAPBOOK-FIELD;KEY=<key>` | each custom field `key=value` |
+    /// | `X-<KEY>;KEY=<key>` (or `X-LDAPBOOK-FIELD;KEY=<key>`) | each custom field `key=value` |
     /// | `X-LDAPBOOK-<NAME>` | `manager`, `employee-number`, and the other text attributes of the server's schema the entry holds (`roomNumber`) |
     /// | `PHOTO` | `jpegPhoto`, inline: a `data:image/jpeg;base64,` URI (`VALUE=uri`) in 4.0, `ENCODING=b;TYPE=JPEG` in 3.0 |
     /// | `UID` | the card UID the person was imported with, else `entryUUID` (as `urn:uuid:` in 4.0) when the entry was read with it, else the DN (``VCardIdentity``) |
@@ -201,8 +201,10 @@ private struct PersonExport {
             let value = String(stored[stored.index(after: equals)...])
             // The card UID is the card's UID.
             guard !value.isEmpty, stored[..<equals] != VCardIdentity.fieldName else { continue }
-            properties.append(VCardProperty(name: VCardFieldMap.customFieldProperty,
-                                            parameters: [VCardParameter(VCardFieldMap.keyParameter, String(stored[..<equals]))],
+            // X-SHOE-SIZE;KEY=shoe-size: a name other address books show; KEY keeps its case.
+            let key = String(stored[..<equals])
+            properties.append(VCardProperty(name: VCardFieldMap.customFieldPropertyName(for: key) ?? VCardFieldMap.customFieldProperty,
+                                            parameters: [VCardParameter(VCardFieldMap.keyParameter, key)],
                                             text: value))
         }
     }

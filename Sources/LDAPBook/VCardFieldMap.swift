@@ -41,6 +41,22 @@ enum VCardFieldMap {
     /// holds: `X-LDAPBOOK-MANAGER`, `X-LDAPBOOK-ROOMNUMBER`.
     static let ldapbookPrefix = "X-LDAPBOOK-"
 
+    /// The property a custom field named `key` is written as: `X-SHOE-SIZE` for `shoe-size`,
+    /// so that other address books (khard, Evolution) show its name; `nil` when the name is
+    /// no property name (letters, digits, `-`) or is one that means something else to them,
+    /// and the field is written as `X-LDAPBOOK-FIELD;KEY=<key>`.
+    static func customFieldPropertyName(for key: String) -> String? {
+        guard !key.isEmpty, key.utf8.allSatisfy({ byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+        }) else { return nil }
+        let name = "X-" + key.uppercased()
+        let taken = name.hasPrefix(ldapbookPrefix) || name.hasPrefix("X-EVOLUTION-") || name.hasPrefix("X-APPLE-")
+            || name.hasPrefix("X-AB") || anniversaryProperties.contains(name) || instantMessagingSchemes[name] != nil
+            || relatedProperties[name] != nil || bookkeepingProperties.contains(name) || cardBookkeeping.contains(name)
+        return taken ? nil : name
+    }
+
     /// The properties that hold an anniversary: vCard 4.0's, and those
     /// vCard 3.0 writers use (ldapbook and khard write `X-ANNIVERSARY`).
     static let anniversaryProperties: Set<String> = ["ANNIVERSARY", "X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY"]

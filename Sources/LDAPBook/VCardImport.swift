@@ -159,6 +159,10 @@ struct VCardImport {
         case VCardFieldMap.appleRelatedNames:
             try add(Self.appleRelation(of: property, in: card) + "=" + property.textValue.trimmingWhitespace(),
                     toField: "related", from: property)
+        case _ where name.hasPrefix("X-") && !VCardFieldMap.bookkeepingProperties.contains(name)
+            && property.parameterValue(VCardFieldMap.keyParameter) != nil:
+            // ldapbook's own X-SHOE-SIZE;KEY=shoe-size: the custom field KEY names, exactly.
+            try add(LDAPValue(property.textValue), to: try exactCustomField(for: property), from: property)
         case _ where name.hasPrefix("X-") && !VCardFieldMap.bookkeepingProperties.contains(name):
             try add(LDAPValue(property.textValue.trimmingWhitespace()), to: try customField(for: property),
                     from: property)

@@ -170,6 +170,10 @@ def check_khard(people, directory, shown_dn, report):
     numbers = [value for values in (shown.get("Phone") or {}).values()
                for value in (values if isinstance(values, list) else [values])]
     report.check(who, "Phone", sorted(numbers), sorted(number for number, _ in person.phones))
+    # A custom field, by its name: khard shows X-SHOE-SIZE as the private object SHOE-SIZE.
+    private = shown.get("Private") or {}
+    report.check(who, "custom field SHOE-SIZE", str(private.get("SHOE-SIZE")),
+                 next((value for name, value in person.custom if name == "shoe-size"), None))
 
 
 def check_evolution(people, directory, version, report):

@@ -19,7 +19,7 @@
  *   photo         {"type": "inlined", "mime_type", "bytes"} or
  *                 {"type": "uri", "uri_prefix"} (with "bytes" for a base64
  *                 data: URI) or null
- *   custom        every X-LDAPBOOK-FIELD: {"key", "value"}
+ *   custom        every custom field (X-NAME;KEY=name): {"key", "value"}
  *
  * Build: cc -o evolution-read evolution-read.c $(pkg-config --cflags --libs libebook-contacts-1.2)
  */
@@ -199,7 +199,8 @@ static void put_photo(GString *out, EContact *contact, gboolean *first)
 	e_contact_photo_free(photo);
 }
 
-/* Every X-LDAPBOOK-FIELD;KEY=k:v, decoded by the vCard parser. */
+/* Every custom field, decoded by the vCard parser: X-SHOE-SIZE;KEY=shoe-size:38, or
+ * X-LDAPBOOK-FIELD;KEY=k:v for a name that is no property name. */
 static void put_custom(GString *out, EContact *contact, gboolean *first)
 {
 	gboolean first_field = TRUE;
@@ -207,9 +208,10 @@ static void put_custom(GString *out, EContact *contact, gboolean *first)
 	g_string_append_c(out, '[');
 	for (GList *item = e_vcard_get_attributes(E_VCARD(contact)); item; item = item->next) {
 		EVCardAttribute *attribute = item->data;
-		if (g_ascii_strcasecmp(e_vcard_attribute_get_name(attribute), "X-LDAPBOOK-FIELD") != 0)
-			continue;
+		const char *name = e_vcard_attribute_get_name(attribute);
 		GList *keys = e_vcard_attribute_get_param(attribute, "KEY");
+		if (g_ascii_strncasecmp(name, "X-", 2) != 0 || !keys)
+			continue;
 		char *value = e_vcard_attribute_get_value(attribute);
 		if (!first_field)
 			g_string_append(out, ", ");
