@@ -25,9 +25,12 @@ extension VCard {
     /// field `<name>`, and any other `X-<NAME>` the custom field `<name>`
     /// (`x-<name>` when `<name>` is a built-in or schema field), except
     /// applications' bookkeeping (`X-EVOLUTION-FILE-AS`, `X-ABUID`...).
-    /// Other standard properties (`ROLE`, `CATEGORIES`, `GEO`...), photos
-    /// given by reference and empty values are left out; `UID` is the card's
-    /// identity (``importRecord(registry:writableReferences:)``).
+    /// `CATEGORIES` go in the custom field `categories`, one value each. A
+    /// card whose `KIND` is not `individual` (an organisation, a group) is
+    /// refused: it is no person. Other standard properties (`ROLE`, `GEO`...),
+    /// email types, photos given by reference and empty values are left out and
+    /// listed; `UID` is the card's identity
+    /// (``importRecord(registry:writableReferences:)``).
     ///
     /// - Throws: ``AddressBookError`` when the card has no usable name, a
     ///   field it needs is missing from the directory, or a value is not

@@ -196,6 +196,10 @@ private struct PersonExport {
     }
 
     mutating func customFields() {
+        var categories: [String] = []
+        defer {
+            if !categories.isEmpty { properties.append(VCardProperty(name: "CATEGORIES", textList: categories)) }
+        }
         for stored in strings(LDAPBookSchemaName.customField) {
             guard let equals = stored.firstIndex(of: "="), equals != stored.startIndex else { continue }
             let value = String(stored[stored.index(after: equals)...])
@@ -203,6 +207,10 @@ private struct PersonExport {
             guard !value.isEmpty, stored[..<equals] != VCardIdentity.fieldName else { continue }
             // X-SHOE-SIZE;KEY=shoe-size: a name other address books show; KEY keeps its case.
             let key = String(stored[..<equals])
+            if key == VCardFieldMap.categoriesField {
+                categories.append(value)
+                continue
+            }
             properties.append(VCardProperty(name: VCardFieldMap.customFieldPropertyName(for: key) ?? VCardFieldMap.customFieldProperty,
                                             parameters: [VCardParameter(VCardFieldMap.keyParameter, key)],
                                             text: value))

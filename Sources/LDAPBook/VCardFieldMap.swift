@@ -41,6 +41,9 @@ enum VCardFieldMap {
     /// holds: `X-LDAPBOOK-MANAGER`, `X-LDAPBOOK-ROOMNUMBER`.
     static let ldapbookPrefix = "X-LDAPBOOK-"
 
+    /// The custom field a card's `CATEGORIES` go in, and come back from.
+    static let categoriesField = "categories"
+
     /// The property a custom field named `key` is written as: `X-SHOE-SIZE` for `shoe-size`,
     /// so that other address books (khard, Evolution) show its name; `nil` when the name is
     /// no property name (letters, digits, `-`) or is one that means something else to them,

@@ -31,6 +31,15 @@ struct VCardImport {
     /// The card as a record: its names, its values checked as a directory holds them
     /// (``FieldKind/Rules/stored``), its `UID`, and what it holds that is not written.
     mutating func record() throws(VCardImportFailure) -> ImportRecord {
+        // A card for an organisation, a group or a place is no person: said, not made one.
+        if let kind = card.preferredProperties(named: "KIND").first ?? card.preferredProperties(named: "X-ADDRESSBOOKSERVER-KIND").first,
+           !["individual", ""].contains(kind.textValue.trimmingWhitespace().lowercased()) {
+            let what = kind.textValue.trimmingWhitespace().lowercased()
+            let named = card.preferredProperties(named: "FN").first.map { " (\($0.textValue.prefix(60)))" } ?? ""
+            throw VCardImportFailure(line: kind.line ?? card.line, error: AddressBookError(.invalidName,
+                "\(kind.name):\(what.prefix(20)): the card is \(what == "org" ? "an organisation" : "a \(what.prefix(20))")\(named), "
+                    + "not a person; ldapbook imports people"))
+        }
         let (given, surname) = try names()
         var person = NewPerson(givenName: given, surname: surname)
         person.rules = .stored
@@ -98,6 +107,19 @@ struct VCardImport {
             var address = property.textValue.trimmingWhitespace()
             if address.lowercased().hasPrefix("mailto:") { address = String(address.dropFirst(7)) }
             try add(address, toField: "email", from: property)
+            // The directory keeps addresses, not whether they are home or work ones.
+            let types = property.types.filter { !["pref", "internet", "x400"].contains($0) }
+            if !types.isEmpty { note(SkippedAttribute("EMAIL;TYPE=\(types.joined(separator: ","))", .noField, property: nil)) }
+        case "CATEGORIES":
+            // Categories go in the custom field categories, one value each; a directory
+            // without custom fields (ldapbook's schema) has nowhere to keep them.
+            guard let categories = try? field(VCardFieldMap.categoriesField, for: property), categories.origin == .custom else {
+                note(SkippedAttribute("CATEGORIES", .noField, property: nil))
+                return
+            }
+            for category in property.textValues where !category.trimmingWhitespace().isEmpty {
+                try add(LDAPValue(category.trimmingWhitespace()), to: categories, from: property)
+            }
         case "TEL":
             try add(Self.telephoneNumber(property), toField: VCardFieldMap.telephoneField(types: property.types), from: property)
         case "ADR":

@@ -309,6 +309,7 @@ struct VCardNewPersonTests {
             "organization": ["Analytical Engines Ltd"],
             "department": ["Research"],
             "title": ["Programmer"],
+            "categories": ["Friends", "Mathematicians"],
             "im": ["xmpp:ada@jabber.example"],
             "related": ["spouse=William King"],
             "anniversary": ["1835-07-08"],
@@ -441,7 +442,7 @@ struct VCardNewPersonTests {
         let card = try VCardParser.cards(in: "BEGIN:VCARD\nVERSION:4.0\nPRODID:-//Phone//EN\nREV:20260101T000000Z\nFN:Ada Lovelace\n"
             + "ROLE:Programmer\nCATEGORIES:friends,work\nGEO:geo:51.5,-0.1\nPHOTO:https://example.com/ada.jpg\nUID:abc\nEND:VCARD\n")[0].get()
         let record = try card.importRecord(registry: try vCardTestRegistry())
-        #expect(record.skipped.map(\.attribute) == ["ROLE", "CATEGORIES", "GEO", "PHOTO"])
+        #expect(record.skipped.map(\.attribute) == ["ROLE", "GEO", "PHOTO"], "CATEGORIES go in the custom field categories")
         #expect(record.skipped.first?.description == "ROLE (no address-book field holds it)")
         #expect(record.cardUID == "abc")
     }
@@ -470,5 +471,40 @@ struct VCardNewPersonTests {
             #expect(error?.line == 4)
             #expect(error?.message.contains("ldapbook's schema") == true)
         }
+    }
+
+    @Test("CATEGORIES become the custom field categories, one value each, and are written back as CATEGORIES")
+    func categories() throws {
+        let registry = try vCardTestRegistry()
+        let person = try importOnly("BEGIN:VCARD\nVERSION:3.0\nFN:Ada Lovelace\nCATEGORIES:Family,Friends\\, old\nEND:VCARD\n")
+        #expect(fieldValues(person)["categories"] == ["Family", "Friends, old"])
+        var entry = LDAPEntry(dn: try DistinguishedName(parsing: "uid=ada,dc=example,dc=com"), [
+            "objectClass": ["inetOrgPerson", "ldapbookPerson"], "cn": ["Ada Lovelace"], "sn": ["Lovelace"],
+        ])
+        entry["ldapbookCustomField"] = ["categories=Family", "categories=Friends, old"]
+        let card = VCard(person: Person(entry: entry), registry: registry)
+        #expect(contentLines(card).contains(#"CATEGORIES:Family,Friends\, old"#), "\(contentLines(card))")
+        let plain = try VCardParser.cards(in: "BEGIN:VCARD\nVERSION:3.0\nFN:Ada Lovelace\nCATEGORIES:Family\nEND:VCARD\n")[0].get()
+            .importRecord(registry: try vCardTestRegistry(withLDAPBook: false))
+        #expect(plain.skipped.map(\.attribute) == ["CATEGORIES"], "without custom fields, said to be left out")
+    }
+
+    @Test("a card for an organisation or a group is refused, saying what it is", arguments: [
+        ("KIND:org", "an organisation"), ("KIND:group", "a group"), ("X-ADDRESSBOOKSERVER-KIND:group", "a group"),
+    ])
+    func notAPerson(_ kind: String, _ what: String) throws {
+        let text = "BEGIN:VCARD\nVERSION:4.0\nFN:ACME Helpdesk\n\(kind)\nEND:VCARD\n"
+        let error = #expect(throws: VCardError.self) { try VCardParser.newPeople(in: text, registry: try vCardTestRegistry())[0].get() }
+        #expect(error?.line == 4)
+        #expect(error?.message.contains("the card is \(what) (ACME Helpdesk), not a person") == true, "\(String(describing: error))")
+        #expect(try importOnly("BEGIN:VCARD\nVERSION:4.0\nFN:Ada Lovelace\nKIND:individual\nEND:VCARD\n").surname == "Lovelace")
+    }
+
+    @Test("an email address's TYPE, which the directory cannot keep, is said to be left out")
+    func emailTypes() throws {
+        let record = try VCardParser.cards(in: "BEGIN:VCARD\nVERSION:3.0\nFN:Ada Lovelace\nEMAIL;TYPE=INTERNET,HOME:ada@home.example\n"
+            + "EMAIL;TYPE=INTERNET,PREF:ada@example.com\nEND:VCARD\n")[0].get().importRecord(registry: try vCardTestRegistry())
+        #expect(fieldValues(record.person)["email"]?.count == 2)
+        #expect(record.skipped.map(\.attribute) == ["EMAIL;TYPE=home"])
     }
 }
