@@ -206,6 +206,52 @@ struct ImportExportTests {
             }
         }
     }
+
+    @Test("import reads ldapbook's CSV and JSON back, and Google's and Outlook's CSV, leaving out and naming columns no field holds")
+    func tablesImported() async throws {
+        let server = try await CLI.shared()
+        let (connection, source) = try await CLI.container(server, people: [])
+        try await connection.add(LDAPEntry(dn: source.child("cn", "Tab Person"), [
+            "objectClass": ["inetOrgPerson"], "cn": ["Tab Person"], "givenName": ["Tab"], "sn": ["Person"],
+            "mail": ["tab@example.org", "tab2@example.org"], "telephoneNumber": ["+1 555 0100"], "description": ["two\nlines"],
+        ]))
+        let arguments = CLI.connectionArguments(server, base: source)
+        for format in ["csv", "json"] {
+            let exported = try CLI.run(["export", "--format", format] + arguments)
+            let file = server.directory.appendingPathComponent("tab-\(UUID().uuidString.prefix(6)).\(format)")
+            // The people move to a container of their own: their DNs say where.
+            let (_, target) = try await CLI.container(server, people: [])
+            try exported.stdout.replacingOccurrences(of: source.string, with: target.string).write(to: file, atomically: true, encoding: .utf8)
+            let imported = try CLI.run(["import", file.path] + CLI.connectionArguments(server, base: target))
+            #expect(imported.status == 0 && imported.stdout.hasPrefix("added 1,"), "\(format): \(imported.stdout) \(imported.stderr)")
+            let copy = try #require(try await connection.read(target.child("cn", "Tab Person")), "\(format)")
+            #expect(Set(copy.strings("mail")) == ["tab@example.org", "tab2@example.org"], "\(format)")
+            #expect(copy.strings("telephoneNumber") == ["+1 555 0100"], "\(format): the ' that kept the cell text is gone")
+            #expect(copy.strings("description") == ["two\nlines"], "\(format)")
+        }
+
+        let (_, target) = try await CLI.container(server, people: [])
+        let google = server.directory.appendingPathComponent("google-\(UUID().uuidString.prefix(6)).csv")
+        try """
+            First Name,Middle Name,Last Name,Labels,E-mail 1 - Label,E-mail 1 - Value,Phone 1 - Label,Phone 1 - Value,Phone 2 - Label,Phone 2 - Value,Organization Name,Organization Title
+            Grace,Brewster,Googler,myContacts,* Work,grace@example.org,Mobile,+1 555 0101,Work Fax,+1 555 0109,Navy,Rear Admiral
+
+            """.write(to: google, atomically: true, encoding: .utf8)
+        let outlook = server.directory.appendingPathComponent("outlook-\(UUID().uuidString.prefix(6)).csv")
+        try "\"First Name\",\"Last Name\",\"Title\",\"Company\",\"Job Title\",\"Business Phone\",\"E-mail Address\"\r\n\"Otto\",\"Outlooker\",\"Dr.\",\"Contoso\",\"Manager\",\"+49 30 111\",\"otto@contoso.example\"\r\n"
+            .write(to: outlook, atomically: true, encoding: .utf8)
+        let imported = try CLI.run(["import", google.path, outlook.path] + CLI.connectionArguments(server, base: target))
+        #expect(imported.status == 0 && imported.stdout.hasPrefix("added 2,"), "\(imported.stdout) \(imported.stderr)")
+        #expect(imported.stderr.contains("Middle Name") && imported.stderr.contains("Labels") && imported.stderr.contains("Title"),
+                "columns left out are named: \(imported.stderr)")
+        let grace = try #require(try await connection.search(base: target, filter: .equal("sn", "Googler")).collect().first)
+        #expect(grace.strings("mail") == ["grace@example.org"] && grace.strings("mobile") == ["+1 555 0101"])
+        #expect(grace.strings("facsimileTelephoneNumber") == ["+1 555 0109"] && grace.strings("title") == ["Rear Admiral"])
+        let otto = try #require(try await connection.search(base: target, filter: .equal("sn", "Outlooker")).collect().first)
+        #expect(otto.strings("title") == ["Manager"], "Outlook's Title is a form of address, not the job title")
+        #expect(otto.strings("o") == ["Contoso"] && otto.strings("telephoneNumber") == ["+49 30 111"])
+        await connection.close()
+    }
 }
 
 /// The cells of one CSV line (RFC 4180: quoted cells may hold commas and doubled quotes).

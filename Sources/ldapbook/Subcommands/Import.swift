@@ -11,7 +11,7 @@ import Glibc
 enum Import {
     static let spec = CommandSpec(
         "import",
-        abstract: "Import people from vCard (2.1, 3.0, 4.0) or LDIF files.",
+        abstract: "Import people from vCard (2.1, 3.0, 4.0), LDIF, CSV or JSON files.",
         discussion: """
             Who is who is decided by identifiers, never by a name alone. An LDIF record's DN is \\
             the person: the entry is created there, uid and all, or given what it lacks when it \\
@@ -36,7 +36,8 @@ enum Import {
             OptionSpec(["--merge-by-name"], help: "take a person with no identifier in common with anyone to be the one namesake there is (personal address books)"),
             OptionSpec(["--write-reference"], .repeatedValue("ATTRIBUTE"), help: "also write this reference attribute (manager, seeAlso, secretary) from the files"),
         ],
-        positionals: [PositionalSpec("FILE", help: "a .vcf or .ldif file (- for standard input)", isRepeating: true, completion: .files)],
+        positionals: [PositionalSpec("FILE", help: "a .vcf, .ldif, .csv or .json file (- for standard input)", isRepeating: true,
+                                     completion: .files)],
         examples: [
             .init(summary: "Import a phone's export", commandLine: "ldapbook import contacts.vcf"),
             .init(summary: "See what an LDIF file would change", commandLine: "ldapbook import --dry-run people.ldif"),
@@ -104,8 +105,13 @@ enum Import {
     /// before any write, each reason starting with `path`.
     static func items(in bytes: [UInt8], path: String, registry: FieldRegistry, references: Set<String>,
                       allowFileURLs: Bool = false) -> [Item] {
-        if isLDIF(bytes, path: path) {
+        switch format(of: bytes, path: path) {
+        case .ldif:
             return ldifItems(bytes, path: path, registry: registry, references: references, allowFileURLs: allowFileURLs)
+        case .csv, .json:
+            return tableItems(bytes, path: path, registry: registry)
+        case .vcard:
+            break
         }
         return VCardParser.cards(in: bytes).map { card -> Item in
             switch card {
@@ -126,12 +132,46 @@ enum Import {
         "\(path): " + (line.map { "line \($0): " } ?? "") + Diagnostics.quoting(person.commonName)
     }
 
-    static func isLDIF(_ bytes: [UInt8], path: String) -> Bool {
+    enum Format { case vcard, ldif, csv, json }
+
+    /// A file's format: by its extension, else by its start (`{` or `[` JSON, `BEGIN:VCARD`
+    /// vCard, `dn:` or `version:` LDIF, anything else CSV).
+    static func format(of bytes: [UInt8], path: String) -> Format {
         let lower = path.lowercased()
-        if lower.hasSuffix(".ldif") || lower.hasSuffix(".ldi") { return true }
-        if lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard") { return false }
+        if lower.hasSuffix(".ldif") || lower.hasSuffix(".ldi") { return .ldif }
+        if lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard") { return .vcard }
+        if lower.hasSuffix(".csv") { return .csv }
+        if lower.hasSuffix(".json") { return .json }
         let start = String(decoding: bytes.prefix(512), as: UTF8.self).lowercased()
-        return !start.contains("begin:vcard")
+        let first = start.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if first.hasPrefix("{") || first.hasPrefix("[") { return .json }
+        if start.contains("begin:vcard") { return .vcard }
+        if first.hasPrefix("dn:") || first.hasPrefix("version:") || first.hasPrefix("#") { return .ldif }
+        return .csv
+    }
+
+    /// The people of a CSV or JSON file (``TabularImport``).
+    static func tableItems(_ bytes: [UInt8], path: String, registry: FieldRegistry) -> [Item] {
+        let rows: [TabularImport.Row]
+        if format(of: bytes, path: path) == .json {
+            do {
+                rows = try TabularImport.people(json: Data(bytes), registry: registry)
+            } catch {
+                return [.rejected("\(path): \(error.message)")]
+            }
+        } else {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                return [.rejected("\(path): a CSV file is read as UTF-8, and this is not")]
+            }
+            rows = TabularImport.people(csv: text, registry: registry)
+        }
+        let place = path.lowercased().hasSuffix(".json") || format(of: bytes, path: path) == .json ? "person" : "line"
+        return rows.map { row in
+            switch row.record {
+            case .success(let record): .record(record, source: source(path, line: nil, record.person) + " (\(place) \(row.position))")
+            case .failure(let error): .rejected("\(path): \(place) \(row.position): \(ImportReport.message(error))")
+            }
+        }
     }
 
     /// The people of an LDIF file: each entry (or add record), identified by its DN.
