@@ -21,7 +21,7 @@ _ldapbook() {
     --config) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [ -z "$command" ]; then
-    COMPREPLY=($(compgen -W "reach find show add set rename delete photo query fields import export schema local history server-config completion manpage help version --help --version $global" -- "$cur"))
+    COMPREPLY=($(compgen -W "reach find show add set edit rename delete photo query fields import export schema local history server-config completion manpage help version --help --version $global" -- "$cur"))
     return
   fi
   case "$command" in
@@ -52,6 +52,8 @@ _ldapbook() {
         --clear) _ldapbook_program 'email phone mobile home-phone fax pager organization department title url note address home-address photo display-name given-name surname nickname birthday anniversary im related manager employee-number' '--timeout' '1' 'fields' '--format' 'names'; return ;;
       esac
       opts="--pick --no-input --replace --remove --clear --dry-run --help $global" ;;
+    edit)
+      opts="--pick --no-input --yes --help $global" ;;
     rename)
       opts="--pick --no-input --given --surname --yes --help $global" ;;
     delete)

@@ -98,16 +98,22 @@ extension AddressBook {
 
     /// Applies `change` to `person` in one atomic modify.
     ///
+    /// - Parameter unchanged: a filter the entry must still match for anything to be
+    ///   written (an assertion, RFC 4528), such as its `entryCSN` when it was read: with it,
+    ///   a change to any field meanwhile fails the whole change.
     /// - Returns: the person afterwards, with the changed fields.
+    /// - Throws: ``AddressBookError`` (`changedMeanwhile`) when the entry no longer matches
+    ///   `unchanged`; nothing is written then.
     @discardableResult
-    public func update(_ person: Person, with change: PersonChange) async throws -> Person {
+    public func update(_ person: Person, with change: PersonChange, unchanged: LDAPFilter? = nil) async throws -> Person {
         let changes = try modifications(for: change, of: person)
+        let controls = unchanged.map { [LDAPControl.assertion($0)] } ?? []
         let fields = (change.adding + change.replacing + change.removing).map(\.field)
         guard !changes.isEmpty else { return person }
         do {
             // Sent once: when the reply is lost, the person is read to see whether the
             // change was made, was not (and is sent again), or was overtaken.
-            _ = try await sendOnce({ try await connection.modify(person.dn, changes) }, at: person.dn,
+            _ = try await sendOnce({ try await connection.modify(person.dn, changes, controls: controls) }, at: person.dn,
                                    reading: Person.attributes(for: fields),
                                    description: "the change to \(person.displayName)") { entry in
                 guard let entry else { return .changedMeanwhile }
@@ -119,6 +125,9 @@ extension AddressBook {
                 if made { return .written }
                 return fields.allSatisfy { values(now, $0) == values(person, $0) } ? .notWritten : .changedMeanwhile
             }
+        } catch let error as LDAPError where error.isAssertionFailed {
+            throw AddressBookError(.changedMeanwhile,
+                "\(person.displayName) was changed by someone else since it was read; nothing was written — look again and retry")
         } catch let error as LDAPError where error.code == .noSuchAttribute && !change.replacing.isEmpty {
             throw AddressBookError(.notFound,
                 "\(person.displayName) changed while this change was prepared; nothing was written — look again and retry")

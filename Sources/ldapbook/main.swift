@@ -23,7 +23,7 @@ let parser = CommandLineParser(
     abstract: "An address book on your LDAP directory: find people and act on their details.",
     version: ldapbookVersion,
     globalOptions: ConnectionOptions.specs,
-    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Rename.spec, Delete.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec, History.spec, ServerConfig.spec,
+    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Edit.spec, Rename.spec, Delete.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec, History.spec, ServerConfig.spec,
                Documentation.completionSpec, Documentation.manpageSpec])
 
 /// Runs the command line and returns the exit code.
@@ -41,6 +41,7 @@ func run() async -> ExitCode {
         case Show.spec.name: return try await Show.run(parsed)
         case Add.spec.name: return try await Add.run(parsed)
         case SetValues.spec.name: return try await SetValues.run(parsed)
+        case Edit.spec.name: return try await Edit.run(parsed)
         case Rename.spec.name: return try await Rename.run(parsed)
         case Delete.spec.name: return try await Delete.run(parsed)
         case Photo.spec.name: return try await Photo.run(parsed)

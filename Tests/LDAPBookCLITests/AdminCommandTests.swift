@@ -141,6 +141,53 @@ struct AdminCommandTests {
         #expect(container.status == 65 && container.stderr.contains("not subtrees"), "\(container.stderr)")
     }
 
+    @Test("edit: the person in $EDITOR, saved as one change of the values edited; nothing written when unchanged, failed, invalid, or changed meanwhile")
+    func edit() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.com"])])
+        let ada = base.child("cn", "Ada Lovelace")
+        try await connection.modify(ada, [.add("title", LDAPValue("Countess")), .add("description", LDAPValue("two\nlines"))])
+        let arguments = CLI.connectionArguments(server, base: base)
+        let scripts = server.directory.appendingPathComponent("editors-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        func editor(_ name: String, _ body: String) throws -> String {
+            let file = scripts.appendingPathComponent(name)
+            try ("#!/bin/sh\n" + body + "\n").write(to: file, atomically: true, encoding: .utf8)
+            chmod(file.path, 0o755)
+            return file.path
+        }
+        func stored() async throws -> LDAPEntry? {
+            try await connection.read(ada, attributes: ["mail", "title", "description", "telephoneNumber", "cn", "sn"])
+        }
+
+        let saved = try editor("change", #"sed -i -e 's/^title: Countess$/title: Analyst/' -e '/^note:/d' "$1" && echo 'email: ada@engine.example' >> "$1""#)
+        let changed = try CLI.run(["edit", "ada"] + arguments, environment: ["EDITOR": saved])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(changed.stderr.contains("- title: Countess") && changed.stderr.contains("+ email: ada@engine.example"), "\(changed.stderr)")
+        var entry = try #require(try await stored())
+        #expect(entry.strings("title") == ["Analyst"] && entry.strings("description").isEmpty)
+        #expect(Set(entry.strings("mail")) == ["ada@example.com", "ada@engine.example"])
+        #expect(entry.strings("cn") == ["Ada Lovelace"] && entry.strings("sn") == ["Lovelace"], "what was not edited stays")
+
+        for (name, body, status) in [("same", "exit 0", Int32(1)), ("fail", "exit 3", 1),
+                                     ("invalid", #"echo 'email: not-an-address' >> "$1""#, 65)] {
+            let result = try CLI.run(["edit", "ada"] + arguments, environment: ["EDITOR": try editor(name, body)])
+            #expect(result.status == status, "\(name): \(result.stderr)")
+            #expect(result.stderr.contains("nothing written"), "\(name): \(result.stderr)")
+        }
+        entry = try #require(try await stored())
+        #expect(entry.strings("title") == ["Analyst"] && !entry.strings("mail").contains("not-an-address"))
+
+        // Someone else changes the phone while the title is being edited: nothing of the edit is written.
+        let meanwhile = try editor("meanwhile", ([CLI.executable.path] + arguments + ["set", "ada", "phone=+44 20 7946 0000"])
+            .map { "'\($0)'" }.joined(separator: " ") + #" >/dev/null && sed -i 's/^title: Analyst$/title: Director/' "$1""#)
+        let raced = try CLI.run(["edit", "ada"] + arguments, environment: ["EDITOR": meanwhile])
+        #expect(raced.status == 1, "\(raced.stderr)")
+        #expect(raced.stderr.contains("changed by someone else"), "\(raced.stderr)")
+        entry = try #require(try await stored())
+        #expect(entry.strings("title") == ["Analyst"] && entry.strings("telephoneNumber") == ["+44 20 7946 0000"])
+    }
+
     @Test("query finds everyone at a mail domain: @domain, the start of one, or a domain with a dot")
     func queryByDomain() async throws {
         let server = try await CLI.shared()
