@@ -12,7 +12,7 @@ _ldapbook() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=${COMP_WORDS[i]}
     if [ -n "$skip" ]; then skip=""; [ -z "$command" ] && globals+=("$word"); continue; fi
-    case " --action --base --bind-dn --clear --config --count --directory --exec --field --format --given --ldapi-owner --limit --output --password-file --peer --photos --pick --profile --remove --replace --replication-dn --replication-password-file --root-dn --root-password-file --root-password-hash --sasl-mech --server-id --suffix --surname --timeout --tls-ca --tls-certificate --tls-key --uri --value --vcard-version --write-reference -D -H -Y -b -f -n -o -y " in *" $word "*) skip=1; [ -z "$command" ] && globals+=("$word"); continue ;; esac
+    case " --action --base --bind-dn --clear --config --count --directory --exec --field --format --given --info --ldapi-owner --limit --output --password-file --peer --photos --pick --profile --remove --replace --replication-dn --replication-password-file --root-dn --root-password-file --root-password-hash --sasl-mech --server-id --suffix --surname --timeout --tls-ca --tls-certificate --tls-key --uri --value --vcard-version --write-reference -D -H -Y -b -f -n -o -y " in *" $word "*) skip=1; [ -z "$command" ] && globals+=("$word"); continue ;; esac
     case "$word" in -*) [ -z "$command" ] && globals+=("$word"); continue ;; esac
     if [ -z "$command" ]; then command=$word; else position=$((position + 1)); fi
   done
@@ -66,8 +66,9 @@ _ldapbook() {
     query)
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "mutt aerc" -- "$cur")); return ;;
+        --info) _ldapbook_program 'email phone mobile home-phone fax pager organization department title url note address home-address photo display-name given-name surname nickname birthday anniversary im related manager employee-number' '--timeout' '1' 'fields' '--format' 'names'; return ;;
       esac
-      opts="--format --limit -n --help $global" ;;
+      opts="--format --limit -n --info --help $global" ;;
     fields)
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "table json names" -- "$cur")); return ;;

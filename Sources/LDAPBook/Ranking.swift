@@ -106,14 +106,15 @@ public actor FieldOnlyCursor {
     private let found: [Candidate]
 
     init(connection: LDAPConnection, base: DistinguishedName?, field: Field, matcher: NameMatcher, named: Set<String>,
-         found: [Candidate] = []) {
+         found: [Candidate] = [], reading extra: [Field] = []) {
         self.connection = connection
         self.base = base
         self.field = field
         self.matcher = matcher
         self.named = named
         self.found = found
-        attributes = matcher.readAttributes + [field.attribute] + (field.needsLDAPBookClass ? ["objectClass"] : [])
+        attributes = matcher.readAttributes + [field.attribute] + extra.map(\.attribute)
+            + (field.needsLDAPBookClass ? ["objectClass"] : [])
     }
 
     /// Whether every person whose value relates to the name has been returned by ``next(_:)``.
@@ -294,13 +295,13 @@ extension AddressBook {
     ///   - limit: the most people each name tier keeps (`find --limit`); `nil` keeps all.
     ///     ``Ranking/uniqueFullMatch`` and ``Ranking/nameMatches`` count everyone found.
     public func rank(field: Field?, name: NameQuery, base: DistinguishedName? = nil,
-                     limit: Int? = nil) async throws -> Ranking {
+                     limit: Int? = nil, reading extra: [Field] = []) async throws -> Ranking {
         var withField = TierCollector(limit: limit), without = TierCollector(limit: limit)
         var full = FullMatchCounter()
         var named: Set<String> = [], count = 0
         var foundByAddress: [Candidate] = []
         let folding = NameFolding()
-        let truncated = try await forEachMatch(of: name, fields: field.map { [$0] } ?? [], also: nil, base: base,
+        let truncated = try await forEachMatch(of: name, fields: (field.map { [$0] } ?? []) + extra, also: nil, base: base,
                                                folding: folding) { person, score in
             let values = field.map { person.values(of: $0) } ?? []
             // With a field, someone whose address alone matched is no name match (the spec's
@@ -329,7 +330,7 @@ extension AddressBook {
         var cursor: FieldOnlyCursor?
         if let field {
             cursor = FieldOnlyCursor(connection: connection, base: base, field: field, matcher: try await nameMatcher(name),
-                                     named: named, found: foundByAddress)
+                                     named: named, found: foundByAddress, reading: extra)
         }
         return Ranking(
             query: name, field: field, fieldAndName: withField.ranked, nameOnly: without.ranked, nameMatches: count,

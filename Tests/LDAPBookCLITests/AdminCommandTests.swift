@@ -206,6 +206,20 @@ struct AdminCommandTests {
         #expect(try CLI.run(["query", "@nowhere.example"] + arguments).status == 1)
     }
 
+    @Test("query's third column is the title, department and organisation, or the fields --info names")
+    func queryInfo() async throws {
+        let server = try await CLI.shared()
+        let (connection, base) = try await CLI.container(server, people: [("Ada", "Lovelace", ["ada@example.com"])])
+        try await connection.modify(base.child("cn", "Ada Lovelace"), [.add("title", LDAPValue("Countess")),
+                                                                      .add("o", LDAPValue("Analytical Engines")),
+                                                                      .add("mobile", LDAPValue("+44 7700 900000"))])
+        let arguments = CLI.connectionArguments(server, base: base)
+        #expect(try CLI.run(["query", "--format", "aerc", "ada"] + arguments).stdout
+            == "ada@example.com\tAda Lovelace\tCountess, Analytical Engines\n")
+        #expect(try CLI.run(["query", "--format", "aerc", "--info", "mobile", "ada"] + arguments).stdout
+            == "ada@example.com\tAda Lovelace\t+44 7700 900000\n")
+    }
+
     @Test("fields lists built-in names, then the person attributes of the schema")
     func fields() async throws {
         let server = try await CLI.shared()

@@ -20,6 +20,9 @@ enum Query {
         options: [
             OptionSpec(["--format"], .value("mutt|aerc"), help: "output format (default mutt)"),
             OptionSpec(["--limit", "-n"], .value("N"), help: "at most N addresses (default 50)"),
+            OptionSpec(["--info"], .repeatedValue("FIELD"),
+                       help: "what the third column shows: these fields' values (default title, department, organization)",
+                       completion: .program(arguments: ["--timeout", "1", "fields", "--format", "names"], fallback: Fields.builtInNames)),
         ],
         positionals: [PositionalSpec("STRING", help: "a name, or the start of an address", isRepeating: true)])
 
@@ -29,7 +32,14 @@ enum Query {
         let book = try await Directory.addressBook(parsed)
         let email = try await book.field(named: "email")
         let text = parsed.positionals("STRING").joined(separator: " ")
-        let ranking = try await book.rank(field: email, name: try NameQuery(text))
+        var infoFields: [Field] = []
+        for name in parsed.values("--info") { infoFields.append(try await book.field(typed: name, nearMiss: Suggestion.closest)) }
+        // The third column: the fields asked for, else title, department and organisation.
+        func info(_ person: Person) -> String {
+            guard !infoFields.isEmpty else { return person.details.joined(separator: ", ") }
+            return infoFields.flatMap { person.values(of: $0).filter { $0.string != nil }.map(\.lossyString) }.joined(separator: ", ")
+        }
+        let ranking = try await book.rank(field: email, name: try NameQuery(text), reading: infoFields)
         var lines: [String] = []
         func clean(_ text: String) -> String {
             String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
@@ -40,7 +50,7 @@ enum Query {
         let byAddress = try await ranking.fieldOnly?.next(limit) ?? []
         let matcher = NameMatcher(ranking.query)
         for candidate in ranking.fieldAndName + byAddress {
-            let info = candidate.person.details.joined(separator: ", ")
+            let info = info(candidate.person)
             // Of someone found by an address, that address: their others are not what was typed.
             let values = candidate.tier == .fieldOnly ? candidate.values.filter(matcher.startsAWord) : candidate.values
             for value in values where lines.count < limit {
@@ -49,8 +59,8 @@ enum Query {
         }
         if let domain = Self.domain(in: text), lines.count < limit {
             var listed = Set(lines.map { $0.prefix { $0 != "\t" }.lowercased() })
-            for person in try await book.people(withEmailDomain: domain, email: email, limit: limit) {
-                let info = clean(person.details.joined(separator: ", "))
+            for person in try await book.people(withEmailDomain: domain, email: email, limit: limit, reading: infoFields) {
+                let info = clean(info(person))
                 for value in person.values(of: email) where lines.count < limit && Self.address(value.lossyString, isIn: domain) {
                     guard listed.insert(value.lossyString.lowercased()).inserted else { continue }
                     lines.append("\(clean(value.lossyString))\t\(clean(person.displayName))\t\(info)")
