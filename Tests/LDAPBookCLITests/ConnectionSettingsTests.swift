@@ -171,7 +171,8 @@ struct ConnectionSettingsTests {
     @Test("Every command against a stopped server ends after one timeout, with exit 69",
           arguments: [["find", "lena"], ["show", "lena"], ["reach", "email", "lena", "--no-input"], ["query", "lena"],
                       ["fields"], ["export"], ["photo", "lena", "-o", "/dev/null"], ["set", "lena", "title=x"],
-                      ["add", "--surname", "Stopped"], ["import", "@vcard"], ["schema", "install"]])
+                      ["add", "--surname", "Stopped"], ["import", "@vcard"], ["schema", "install"], ["edit", "lena"],
+                      ["rename", "lena", "--surname", "X", "--yes"], ["delete", "lena", "--yes"]])
     func everyCommandTimesOut(_ command: [String]) async throws {
         let server = try await TestServers.stopped()
         let settings = try Settings(password: server.rootPassword)
