@@ -93,6 +93,8 @@ public final class LDAPConnection: Sendable {
     ///   - sizeLimit: the most entries to return; `nil` means the configuration's.
     ///   - pageSize: entries per page; `nil` means the configuration's, `0` turns paging off.
     ///   - controls: extra request controls.
+    ///   - typesOnly: return attribute names only, each with no values (`attrsonly`): what
+    ///     attributes the entries have, cheaply.
     ///
     /// The corresponding C functions are `ldap_search_ext` and `ldap_result`.
     public func search(
@@ -102,7 +104,8 @@ public final class LDAPConnection: Sendable {
         attributes: [String] = [],
         sizeLimit: Int? = nil,
         pageSize: Int? = nil,
-        controls: [LDAPControl] = []
+        controls: [LDAPControl] = [],
+        typesOnly: Bool = false
     ) -> LDAPSearchResults {
         let request: Result<SearchRequest, LDAPError>
         if let searchBase = base ?? defaultBase {
@@ -110,7 +113,7 @@ public final class LDAPConnection: Sendable {
             request = .success(SearchRequest(
                 base: searchBase.string, scope: scope, filter: filter.rendered, attributes: attributes,
                 sizeLimit: sizeLimit ?? configuration.sizeLimit,
-                pageSize: pages.flatMap { $0 > 0 ? $0 : nil }, controls: controls))
+                pageSize: pages.flatMap { $0 > 0 ? $0 : nil }, controls: controls, typesOnly: typesOnly))
         } else {
             request = .failure(LDAPError(.paramError, message: "no search base: name one or configure a default",
                                          operation: "search"))

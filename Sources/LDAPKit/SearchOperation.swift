@@ -10,6 +10,8 @@ struct SearchRequest: Sendable {
     var sizeLimit: Int
     var pageSize: Int?
     var controls: [LDAPControl]
+    /// Attribute names without their values (`attrsonly`).
+    var typesOnly = false
 }
 
 extension SearchScope {
@@ -56,7 +58,7 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
         var messageID: Int32 = -1
         let rc = ldap_search_ext(
             handle.ld, arena.cString(request.base), request.scope.cValue, arena.cString(request.filter),
-            arena.cStringArray(request.attributes), 0, arena.controls(controls), nil, nil,
+            arena.cStringArray(request.attributes), request.typesOnly ? 1 : 0, arena.controls(controls), nil, nil,
             Int32(clamping: request.sizeLimit), &messageID)
         try handle.check(rc, "search")
         return messageID

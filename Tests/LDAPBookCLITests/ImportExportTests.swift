@@ -107,7 +107,10 @@ struct ImportExportTests {
         let rows = csv.stdout.split(separator: "\r\n").map { csvCells(String($0)) }
         let header = try #require(rows.first)
         #expect(header.first == "dn")
-        for name in ["given-name", "surname", "email", "phone", "title", "note"] { #expect(header.contains(name), "\(header)") }
+        #expect(header == ["dn", "email", "given-name", "surname", "cn"], "the fields the people have, by name")
+        #expect(try CLI.run(["set", "ada", "shoe-size=38"] + arguments).status == 0)
+        let withCustom = try CLI.run(["export", "--format", "csv"] + arguments)
+        #expect(withCustom.stdout.hasPrefix("dn,email,given-name,surname,cn,shoe-size\r\n"), "\(withCustom.stdout)")
         let ada = try #require(rows.first { $0.contains("Ada") })
         #expect(ada[header.firstIndex(of: "email")!] == "ada@example.com", "\(csv.stdout.debugDescription) \(ada)")
         #expect(ada[header.firstIndex(of: "surname")!] == "Lovelace")

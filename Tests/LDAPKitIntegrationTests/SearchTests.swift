@@ -70,6 +70,18 @@ struct SearchTests {
         #expect(count == 300)
     }
 
+    @Test("typesOnly returns the attributes' names, without their values")
+    func typesOnly() async throws {
+        let server = try await TestDirectory.shared()
+        let root = try await TestDirectory.rootConnection(server)
+        let container = try await TestDirectory.makeContainer(root, "types")
+        try await TestDirectory.addPerson(root, under: container, given: "Tia", surname: "Types", extra: ["mail": ["tia@example.com"]])
+        let entries = try await root.search(base: container, filter: .equal("sn", "Types"), attributes: ["*"], typesOnly: true).collect()
+        let entry = try #require(entries.first)
+        #expect(Set(entry.attributes.map { $0.name.lowercased() }).isSuperset(of: ["cn", "sn", "givenname", "mail", "objectclass"]))
+        #expect(entry.attributes.allSatisfy { $0.values.isEmpty })
+    }
+
     @Test("50 searches in flight on one connection all get their own answers")
     func concurrentSearchesOnOneConnection() async throws {
         let server = try await TestDirectory.shared()

@@ -24,9 +24,43 @@ enum Export {
         positionals: [PositionalSpec("NAME", help: "only the people every word of NAME matches, as find matches names", isRepeating: true, isOptional: true)],
         examples: [.init(summary: "Everyone, for khard", commandLine: "ldapbook export --format vcard > contacts.vcf")])
 
-    /// CSV's columns: the DN, then the text fields ldapbook names, headed by their names.
-    static let csvColumns: [(title: String, field: String?)] = [("dn", nil)]
-        + BuiltInField.all.filter { $0.kind != .photo && $0.kind != .distinguishedName }.map { ($0.name, $0.name) }
+    /// CSV's columns: the DN, then every text field the people exported have, headed by its
+    /// name: built-in fields in their order, then the directory's other attributes and the
+    /// custom fields, by name. They are learnt first, at little cost: a search for attribute
+    /// names only, and one for the custom fields' values when anyone has one.
+    static func csvColumns(book: AddressBook, registry: FieldRegistry, filter: LDAPFilter) async throws -> [Field] {
+        var attributes: Set<String> = []
+        for try await entry in book.connection.search(filter: filter, attributes: ["*"], typesOnly: true) {
+            for attribute in entry.attributes { attributes.insert(attribute.name.lowercased()) }
+        }
+        var fields: [Field] = []
+        func add(_ field: Field) {
+            if !field.kind.isBinary, !fields.contains(field) { fields.append(field) }
+        }
+        for builtIn in BuiltInField.all where attributes.contains(builtIn.attribute.lowercased()) {
+            if let field = try? registry.field(named: builtIn.name), field.restriction == nil { add(field) }
+        }
+        let customAttribute = LDAPBookSchemaName.customField.lowercased()
+        for name in attributes.sorted() where name != customAttribute && name != "objectclass" {
+            guard BuiltInField.all.allSatisfy({ $0.attribute.lowercased() != name }),
+                  !SecretAttributes.isSecret(name, schema: registry.schema),
+                  let field = try? registry.field(named: name), field.restriction == nil else { continue }
+            add(field)
+        }
+        if attributes.contains(customAttribute) {
+            var keys: Set<String> = []
+            let withCustom = LDAPFilter.and([filter, .present(LDAPBookSchemaName.customField)])
+            for try await entry in book.connection.search(filter: withCustom, attributes: [LDAPBookSchemaName.customField]) {
+                for value in entry.strings(LDAPBookSchemaName.customField) {
+                    if let equals = value.firstIndex(of: "="), equals != value.startIndex { keys.insert(String(value[..<equals])) }
+                }
+            }
+            for key in keys.sorted() where key != VCardIdentity.fieldName {
+                if let field = try? registry.field(named: key), field.origin == .custom { add(field) }
+            }
+        }
+        return fields
+    }
 
     static func run(_ parsed: ParsedCommandLine) async throws -> ExitCode {
         let format = try parsed.choice("--format", from: ["vcard", "ldif", "json", "csv"]) ?? "vcard"
@@ -47,14 +81,9 @@ enum Export {
         case "ldif": break
         case "json": DataOutput.write("[")
         case "csv":
-            // A built-in field the directory cannot hold (ldapbook's schema missing) is left out.
-            var columns: [(title: String, field: Field?)] = []
-            for column in csvColumns {
-                guard let name = column.field else { columns.append((column.title, nil)); continue }
-                if let field = try? await book.field(named: name) { columns.append((column.title, field)) }
-            }
-            csvTitles = columns.map(\.title)
-            csvFields = columns.map(\.field)
+            let columns = try await csvColumns(book: book, registry: registry, filter: filter)
+            csvTitles = ["dn"] + columns.map(\.name)
+            csvFields = [nil] + columns
             DataOutput.write(csvTitles.map { csv($0) }.joined(separator: ",") + "\r\n")
         default: break
         }
