@@ -48,7 +48,9 @@ extension LDAPHandle {
         var checkedHost = host
         if host.lowercased() == "localhost" {
             var name = [CChar](repeating: 0, count: 256)
-            if gethostname(&name, name.count) == 0 { checkedHost = String(cString: name) }
+            if gethostname(&name, name.count) == 0 {
+                checkedHost = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
         }
         var namesHost: Int32 = 0
         var expires = 0
