@@ -63,6 +63,25 @@ struct DocumentationTests {
         #expect(lines == ["reach", "--pick"])
     }
 
+    /// The standard output of `shell` run with `arguments` in `directory`, with libldap's
+    /// own configuration switched off for the ldapbook it runs.
+    private static func shellOutput(_ shell: String, _ arguments: [String], in directory: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: shell)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["LDAPNOINIT"] = "1"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
     /// What bash's completion of ldapbook offers for each command line: the words of
     /// COMPREPLY, sorted, one line per command line (the last word being completed).
     private func bashCompletions(_ commandLines: [[String]], in directory: URL) throws -> [[String]] {
@@ -73,18 +92,7 @@ struct DocumentationTests {
             program += "COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMPREPLY=(); _ldapbook; "
                 + "printf '%s\\n' \"${COMPREPLY[*]}\"\n"
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", program]
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["LDAPNOINIT"] = "1"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try Self.shellOutput("/bin/bash", ["-c", program], in: directory)
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             .map { $0.split(separator: " ").map(String.init).sorted() }
     }
@@ -156,20 +164,8 @@ struct DocumentationTests {
         let binary = CLI.executable.path
         let dead = "ldap://127.0.0.1:\(try Slapd.freeLoopbackPort())"
         func offered(_ line: String) throws -> Set<String> {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/zsh")
-            process.arguments = ["-f", completer.path, functions.path, line]
-            process.currentDirectoryURL = directory
-            var environment = ProcessInfo.processInfo.environment
-            environment["LDAPNOINIT"] = "1"
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return Set(text.split(separator: "\n").map(String.init))
+            Set(try Self.shellOutput("/usr/bin/zsh", ["-f", completer.path, functions.path, line], in: directory)
+                .split(separator: "\n").map(String.init))
         }
         #expect(try offered("ldapbook rea") == ["reach"])
         #expect(try offered("ldapbook find --format ") == ["json", "table"])
