@@ -219,8 +219,16 @@ public enum TabularImport {
     static func record(dn: String?, uid: String?, fields: [(name: String, values: [String])],
                        registry: FieldRegistry) throws(AddressBookError) -> ImportRecord {
         var resolved: [(field: Field, values: [LDAPValue])] = []
+        var skipped: [SkippedAttribute] = []
         for (name, texts) in fields {
             let field = try registry.field(named: name)
+            // A person without a DN is a new one: nothing that identifies or refers to an
+            // entry (uid, manager) is written from a file for them. (An entry's own DN decides
+            // these as LDIF's does, below.)
+            if dn == nil, let restriction = field.restriction {
+                skipped.append(SkippedAttribute(field.name, .restricted(restriction)))
+                continue
+            }
             let values = try texts.map { text throws(AddressBookError) -> LDAPValue in
                 guard field.kind.isBinary else { return LDAPValue(text) }
                 guard let bytes = Data(base64Encoded: text) else {
@@ -261,6 +269,8 @@ public enum TabularImport {
         person.rules = .stored
         person.values = resolved.filter { !["sn", "givenname", "cn"].contains($0.field.attribute.lowercased()) }
         if !texts("cn").isEmpty { person.commonNames = texts("cn") }
-        return ImportRecord(person: person, cardUID: uid)
+        var record = ImportRecord(person: person, cardUID: uid)
+        record.skipped = skipped
+        return record
     }
 }

@@ -250,6 +250,16 @@ struct ImportExportTests {
         let grace = try #require(try await connection.search(base: target, filter: .equal("sn", "Googler")).collect().first)
         #expect(grace.strings("mail") == ["grace@example.org"] && grace.strings("mobile") == ["+1 555 0101"])
         #expect(grace.strings("facsimileTelephoneNumber") == ["+1 555 0109"] && grace.strings("title") == ["Rear Admiral"])
+        // A hand-made table without DNs adds new people: their uid and references are never taken from it.
+        let handMade = server.directory.appendingPathComponent("hand-\(UUID().uuidString.prefix(6)).csv")
+        try "given-name,surname,uid,manager,email\nHana,Handmade,root,\"cn=Boss,\(CLI.suffix)\",hana@example.org\n"
+            .write(to: handMade, atomically: true, encoding: .utf8)
+        let privileged = try CLI.run(["import", handMade.path] + CLI.connectionArguments(server, base: target))
+        #expect(privileged.status == 0 && privileged.stdout.hasPrefix("added 1,"), "\(privileged.stdout) \(privileged.stderr)")
+        #expect(privileged.stderr.contains("uid") && privileged.stderr.contains("manager"), "said to be left out: \(privileged.stderr)")
+        let hana = try #require(try await connection.search(base: target, filter: .equal("sn", "Handmade"),
+                                                            attributes: ["uid", "manager", "mail"]).collect().first)
+        #expect(!hana.strings("uid").contains("root") && hana.strings("manager").isEmpty && hana.strings("mail") == ["hana@example.org"])
         let otto = try #require(try await connection.search(base: target, filter: .equal("sn", "Outlooker")).collect().first)
         #expect(otto.strings("title") == ["Manager"], "Outlook's Title is a form of address, not the job title")
         #expect(otto.strings("o") == ["Contoso"] && otto.strings("telephoneNumber") == ["+49 30 111"])
