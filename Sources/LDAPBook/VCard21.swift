@@ -83,7 +83,7 @@ enum VCard21 {
                 index += 1
                 continue
             }
-            guard index + 2 < input.count, let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2]) else {
+            guard index + 2 < input.count, let high = input[index + 1].hexDigitValue, let low = input[index + 2].hexDigitValue else {
                 // A lone "=" at the very end is a soft break left over.
                 if index == input.count - 1 { break }
                 return nil
@@ -92,14 +92,5 @@ enum VCard21 {
             index += 3
         }
         return output
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }

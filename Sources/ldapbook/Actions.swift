@@ -110,32 +110,21 @@ enum ReachAction {
         }
     }
 
-    /// Runs a program found on `PATH`, with the terminal, and waits for it.
+    /// Runs a program found on `PATH`, with the terminal (``ForegroundProcess``), and waits for it.
     ///
     /// - Throws: ``CommandFailure`` when it cannot start, ``CommandStatus`` when it fails.
     static func spawn(_ arguments: [String]) throws {
         guard let name = arguments.first, !name.isEmpty, let path = findExecutable(name) else {
             throw CommandFailure(.unavailable, "cannot find \(Diagnostics.quoting(arguments.first ?? "the command")) on PATH")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = Array(arguments.dropFirst())
-        do {
-            try process.run()
-        } catch {
-            throw CommandFailure(.unavailable, "cannot run \(path): \(error.localizedDescription)")
-        }
-        process.waitUntilExit()
-        switch process.terminationReason {
-        case .exit where process.terminationStatus == 0:
+        switch try ForegroundProcess.run(path, [name] + arguments.dropFirst()) {
+        case .exited(0):
             return
-        case .exit:
-            throw CommandStatus(status: process.terminationStatus, message: "\(name) ended with status \(process.terminationStatus)")
-        case .uncaughtSignal:
+        case .exited(let status):
+            throw CommandStatus(status: status, message: "\(name) ended with status \(status)")
+        case .signaled(let signal):
             // As a shell reports a command a signal ended.
-            throw CommandStatus(status: 128 + process.terminationStatus, message: "\(name) was ended by signal \(process.terminationStatus)")
-        @unknown default:
-            throw CommandStatus(status: 1, message: "\(name) failed")
+            throw CommandStatus(status: 128 + signal, message: "\(name) was ended by signal \(signal)")
         }
     }
 

@@ -189,41 +189,10 @@ enum Edit {
     }
 
     /// Runs `$VISUAL`, else `$EDITOR`, else vi on `path` (through the shell, so the variable
-    /// may hold arguments), on this terminal; its exit status.
-    ///
-    /// As system(3) does: the editor runs in this process group, so that it owns the
-    /// terminal (Foundation's Process would start it in a group of its own, where a full-screen
-    /// editor cannot read the terminal), and Ctrl-C goes to the editor while this waits.
+    /// may hold arguments), on this terminal (``ForegroundProcess``); its exit status.
     static func runEditor(on path: String) throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        let arguments = ["sh", "-c", editor + " \"$1\"", "sh", path]
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGQUIT)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        let previousInterrupt = signal(SIGINT, SIG_IGN)
-        let previousQuit = signal(SIGQUIT, SIG_IGN)
-        defer {
-            signal(SIGINT, previousInterrupt)
-            signal(SIGQUIT, previousQuit)
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &cArguments, environ)
-        guard spawned == 0 else {
-            throw CommandFailure(.unavailable, "cannot run the editor \(editor): \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out: they are macros.
-        if status & 0x7F == 0 { return (status >> 8) & 0xFF }
-        return 128 + (status & 0x7F)
+        return try ForegroundProcess.run("/bin/sh", ["sh", "-c", editor + " \"$1\"", "sh", path]).status
     }
 }
