@@ -50,10 +50,24 @@ public struct LDAPSearchResults: AsyncSequence, Sendable {
     /// The iterator of a search.
     public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
         let lifetime: SearchLifetime
+        /// The entries taken from the channel and not returned yet, from ``position``.
+        private var batch: [LDAPEntry] = []
+        private var position = 0
+
+        init(lifetime: SearchLifetime) {
+            self.lifetime = lifetime
+        }
 
         /// The next entry, or `nil` when the search is complete.
         public mutating func next() async throws -> LDAPEntry? {
-            try await lifetime.channel.next()
+            if position == batch.count {
+                batch = []
+                position = 0
+                batch = try await lifetime.channel.nextBatch()
+                guard !batch.isEmpty else { return nil }
+            }
+            defer { position += 1 }
+            return batch[position]
         }
     }
 }

@@ -71,6 +71,14 @@ public struct LDAPValue: Sendable {
         withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
     }
 
+    /// Whether the bytes are valid UTF-8 (as ``string`` reads them), found without making a
+    /// string when they are ASCII.
+    public var isUTF8: Bool {
+        withUnsafeBufferPointer { bytes in
+            bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
+        }
+    }
+
     /// The value as text, with invalid UTF-8 sequences replaced by U+FFFD.
     ///
     /// Use this only for display; use ``string`` when the exact value matters.

@@ -80,7 +80,7 @@ struct LDIFAttributeLine {
         case .text(let bytes):
             return Array(bytes)
         case .base64(let text):
-            guard let decoded = LDIFBase64.decode(text) else {
+            guard let decoded = Base64.decode(text) else {
                 throw LDIFError(line: number, message: "invalid base64 value for \(name)")
             }
             return decoded

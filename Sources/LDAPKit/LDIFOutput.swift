@@ -9,6 +9,20 @@ struct LDIFOutput {
     /// The line being built, reused to save allocations.
     private var line: [UInt8] = []
 
+    /// Output that starts empty.
+    init() {}
+
+    /// Output that goes on after what `bytes` holds, which it takes over (without a copy)
+    /// until ``end(into:)`` gives it back.
+    init(appendingTo bytes: inout [UInt8]) {
+        swap(&self.bytes, &bytes)
+    }
+
+    /// Gives the text back to the buffer it was taken from.
+    mutating func end(into bytes: inout [UInt8]) {
+        swap(&self.bytes, &bytes)
+    }
+
     /// Appends `name: value`, or `name:: base64` when the value is not
     /// ``isSafe(_:)``; an empty value is written as `name:`.
     mutating func appendLine(_ name: String, _ value: [UInt8]) {
@@ -58,7 +72,7 @@ struct LDIFOutput {
             line.append(contentsOf: value)
         } else {
             line.append(contentsOf: ": ".utf8)
-            LDIFBase64.encode(value, to: &line)
+            Base64.encode(value, to: &line)
         }
     }
 

@@ -32,7 +32,31 @@ public enum LDIFWriter {
     /// would take the record for a change record, unless the entry has no
     /// other attribute to put before it.
     public static func write(_ entry: LDAPEntry) -> [UInt8] {
-        write(.content(entry))
+        var bytes: [UInt8] = []
+        append(entry, to: &bytes)
+        return bytes
+    }
+
+    /// Appends the content record of `entry` to `bytes`, as ``write(_:)-(LDAPEntry)``
+    /// writes it, with only the attributes `isWritten` accepts: an export writes each
+    /// entry straight into its output, leaving out what it does not export, without a
+    /// copy of the entry.
+    public static func append(_ entry: LDAPEntry, to bytes: inout [UInt8],
+                              where isWritten: (LDAPAttribute) -> Bool = { _ in true }) {
+        var output = LDIFOutput(appendingTo: &bytes)
+        defer { output.end(into: &bytes) }
+        output.appendLine("dn", entry.dn.utf8)
+        let isKeyword = { (attribute: LDAPAttribute) in
+            attribute.name.caseInsensitiveEquals("changetype") || attribute.name.caseInsensitiveEquals("control")
+        }
+        if let first = entry.attributes.first(where: { !$0.values.isEmpty && isWritten($0) }), isKeyword(first) {
+            output.appendAttributes(contentOrder(entry.attributes.filter(isWritten)))
+        } else {
+            for attribute in entry.attributes where !attribute.values.isEmpty && isWritten(attribute) {
+                output.appendAttribute(attribute)
+            }
+        }
+        output.appendEmptyLine()
     }
 
     /// The lines of `record` and an empty line: a content record as
@@ -40,6 +64,7 @@ public enum LDIFWriter {
     /// `control:` lines and a `changetype:` line of `add`, `delete`,
     /// `modify` (each modification ended by a `-` line) or `modrdn`.
     public static func write(_ record: LDIFRecord) -> [UInt8] {
+        if case .content(let entry) = record, record.controls.isEmpty { return write(entry) }
         var output = LDIFOutput()
         output.append(record)
         return output.bytes
@@ -78,12 +103,17 @@ extension LDIFOutput {
     }
 
     /// Appends a line for each value of each attribute.
-    private mutating func appendAttributes(_ attributes: [LDAPAttribute]) {
+    fileprivate mutating func appendAttributes(_ attributes: [LDAPAttribute]) {
         for attribute in attributes {
-            LDIFWriter.checkAttributeDescription(attribute.name)
-            for value in attribute.values {
-                appendLine(attribute.name, value)
-            }
+            appendAttribute(attribute)
+        }
+    }
+
+    /// Appends a line for each value of `attribute`.
+    fileprivate mutating func appendAttribute(_ attribute: LDAPAttribute) {
+        LDIFWriter.checkAttributeDescription(attribute.name)
+        for value in attribute.values {
+            appendLine(attribute.name, value)
         }
     }
 

@@ -129,28 +129,16 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
 
 /// Hands entries from the loop thread to the task iterating a search, and
 /// tells the loop when a paused paged search should fetch more.
+///
+/// The consumer takes every entry buffered at once (``nextBatch()``): one lock and, at
+/// most, one wait per batch rather than per entry, and no entries moved within the buffer.
 final class SearchChannel: Sendable {
     private struct State {
         var buffer: [LDAPEntry] = []
-        var head = 0
         var outcome: Result<Void, any Error>?
-        var waiter: CheckedContinuation<LDAPEntry?, any Error>?
+        var waiter: CheckedContinuation<[LDAPEntry], any Error>?
         var pausedForDemand = false
         var isCancelled = false
-        var buffered: Int { buffer.count - head }
-
-        mutating func takeFirst() -> LDAPEntry {
-            let entry = buffer[head]
-            head += 1
-            if head == buffer.count {
-                buffer.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 1024 && head * 2 >= buffer.count {
-                buffer.removeFirst(head)
-                head = 0
-            }
-            return entry
-        }
     }
 
     private let state = Mutex(State())
@@ -171,33 +159,31 @@ final class SearchChannel: Sendable {
 
     // Loop side.
 
-    /// Hands on several entries at once: a waiting consumer gets the first and finds the
-    /// others buffered, so it is woken once.
+    /// Hands on several entries at once: a waiting consumer gets them all, so it is woken once.
     func deliver(contentsOf entries: [LDAPEntry]) {
-        guard let first = entries.first else { return }
-        let waiter: CheckedContinuation<LDAPEntry?, any Error>? = state.withLock { state in
+        guard !entries.isEmpty else { return }
+        let waiter: CheckedContinuation<[LDAPEntry], any Error>? = state.withLock { state in
             guard !state.isCancelled else { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
-                state.buffer.append(contentsOf: entries.dropFirst())
                 return waiter
             }
             state.buffer.append(contentsOf: entries)
             return nil
         }
-        waiter?.resume(returning: first)
+        waiter?.resume(returning: entries)
     }
 
     /// Ends the stream: successfully when `error` is nil.
     func finish(throwing error: (any Error)?) {
-        let waiter: CheckedContinuation<LDAPEntry?, any Error>? = state.withLock { state in
+        let waiter: CheckedContinuation<[LDAPEntry], any Error>? = state.withLock { state in
             guard state.outcome == nil else { return nil }
             state.outcome = error.map { .failure($0) } ?? .success(())
             defer { state.waiter = nil }
             return state.waiter
         }
         if let waiter {
-            if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
+            if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: []) }
         }
     }
 
@@ -206,7 +192,7 @@ final class SearchChannel: Sendable {
     func wantsNextPageNow() -> Bool {
         state.withLock { state in
             if state.isCancelled { return false }
-            if state.buffered < lowWater { return true }
+            if state.buffer.count < lowWater { return true }
             state.pausedForDemand = true
             return false
         }
@@ -214,22 +200,24 @@ final class SearchChannel: Sendable {
 
     var isFinished: Bool { state.withLock { $0.outcome != nil || $0.isCancelled } }
 
-    /// Whether the consumer is waiting for an entry.
+    /// Whether the consumer is waiting for entries.
     var hasWaitingConsumer: Bool { state.withLock { $0.waiter != nil } }
 
     // Consumer side.
 
-    /// The next entry, `nil` at the end; throws the search's error once.
-    func next() async throws -> LDAPEntry? {
-        enum Immediate { case entry(LDAPEntry), end, failure(any Error) }
+    /// The entries buffered, or the next ones to arrive; empty at the end. Throws the
+    /// search's error once, after the entries received before it.
+    func nextBatch() async throws -> [LDAPEntry] {
+        enum Immediate { case entries([LDAPEntry]), end, failure(any Error) }
         func takeImmediately(_ state: inout State, resume: inout Bool) -> Immediate? {
-            if state.buffered > 0 {
-                let entry = state.takeFirst()
-                if state.pausedForDemand && state.buffered < lowWater {
+            if !state.buffer.isEmpty {
+                var entries: [LDAPEntry] = []
+                swap(&entries, &state.buffer)
+                if state.pausedForDemand {
                     state.pausedForDemand = false
                     resume = true
                 }
-                return .entry(entry)
+                return .entries(entries)
             }
             if state.isCancelled { return .failure(CancellationError()) }
             switch state.outcome {
@@ -245,13 +233,13 @@ final class SearchChannel: Sendable {
         let immediate = state.withLock { takeImmediately(&$0, resume: &resume) }
         if resume { onDemand() }
         switch immediate {
-        case .entry(let entry)?: return entry
-        case .end?: return nil
+        case .entries(let entries)?: return entries
+        case .end?: return []
         case .failure(let error)?: throw error
         case nil: break
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<LDAPEntry?, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[LDAPEntry], any Error>) in
                 var resume = false
                 let immediate = state.withLock { state -> Immediate? in
                     if let now = takeImmediately(&state, resume: &resume) { return now }
@@ -260,8 +248,8 @@ final class SearchChannel: Sendable {
                 }
                 if resume { onDemand() }
                 switch immediate {
-                case .entry(let entry)?: continuation.resume(returning: entry)
-                case .end?: continuation.resume(returning: nil)
+                case .entries(let entries)?: continuation.resume(returning: entries)
+                case .end?: continuation.resume(returning: [])
                 case .failure(let error)?: continuation.resume(throwing: error)
                 case nil: break
                 }
@@ -274,11 +262,10 @@ final class SearchChannel: Sendable {
     /// Stops delivery and abandons the search if it is still running; a
     /// waiting consumer gets `CancellationError`.
     func cancel() {
-        let (waiter, abandon) = state.withLock { state -> (CheckedContinuation<LDAPEntry?, any Error>?, Bool) in
+        let (waiter, abandon) = state.withLock { state -> (CheckedContinuation<[LDAPEntry], any Error>?, Bool) in
             let wasRunning = state.outcome == nil && !state.isCancelled
             state.isCancelled = true
             state.buffer.removeAll()
-            state.head = 0
             defer { state.waiter = nil }
             return (state.waiter, wasRunning)
         }

@@ -110,9 +110,16 @@ enum StringRepresentation {
     /// section 2.5): an `oid` followed by zero or more `;option`s, each
     /// one or more letters, digits or hyphens.
     static func isAttributeDescription(_ description: String) -> Bool {
-        let parts = description.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
-        guard let type = parts.first, isOID(type) else { return false }
-        return parts.dropFirst().allSatisfy { !$0.isEmpty && $0.allSatisfy(isKeyCharacter) }
+        let utf8 = description.utf8
+        let type = utf8.prefix { $0 != UInt8(ascii: ";") }
+        guard isOID(type) else { return false }
+        var rest = utf8[type.endIndex...]
+        while !rest.isEmpty {
+            let option = rest.dropFirst().prefix { $0 != UInt8(ascii: ";") }
+            guard !option.isEmpty, option.allSatisfy(isKeyCharacter) else { return false }
+            rest = utf8[option.endIndex...]
+        }
+        return true
     }
 
     /// The number of characters before the byte at `offset`, for error

@@ -71,4 +71,14 @@ struct LDAPValueTests {
         #expect(value.bytes == [0xFF, 0xD8, 0xFF, 0x00])
         #expect(value.description == "<4 bytes>")
     }
+
+    @Test("isUTF8 is whether string reads the bytes: ASCII, other UTF-8, and bytes that are not", arguments: [
+        [UInt8](), Array("Ada".utf8), Array("Zoë Ångström 山田".utf8), [0xFF], [0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80],
+        [0x41, 0xF4, 0x90, 0x80, 0x80], Array("ok".utf8) + [0x80],
+    ])
+    func isUTF8(_ bytes: [UInt8]) {
+        #expect(LDAPValue(bytes: bytes).isUTF8 == (LDAPValue(bytes: bytes).string != nil))
+        let shared = LDAPValue(sharing: [0xFF] + bytes + [0xFF], range: 1..<(bytes.count + 1))
+        #expect(shared.isUTF8 == (LDAPValue(bytes: bytes).string != nil))
+    }
 }

@@ -23,6 +23,42 @@ struct LDIFWriterTests {
         #expect(LDIFWriter.write(.content(entry)) == LDIFWriter.write(entry))
     }
 
+    @Test("Appending to a buffer: after what it holds, only the attributes asked for, the same lines as write")
+    func appending() throws {
+        let entry = LDAPEntry(dn: try DistinguishedName(parsing: "uid=ada,ou=people,dc=example,dc=com"), [
+            "objectClass": ["inetOrgPerson"], "cn": ["Ada Lovelace"], "userPassword": ["{SSHA}x"],
+            "entryUUID": ["5a2289e1-eada-406a-9edf-b89c54d15ddb"], "mail": ["ada@example.com"],
+        ])
+        var output = Array("# people\n".utf8)
+        LDIFWriter.append(entry, to: &output) { !$0.isNamed("userPassword") && !$0.isNamed("entryUUID") }
+        LDIFWriter.append(entry, to: &output)
+        #expect(text(output) == "# people\n" + """
+            dn: uid=ada,ou=people,dc=example,dc=com
+            objectClass: inetOrgPerson
+            cn: Ada Lovelace
+            mail: ada@example.com
+
+
+            """ + text(LDIFWriter.write(entry)))
+        // A changetype attribute first is moved behind the first other one, as write does.
+        let tricky = LDAPEntry(dn: try DistinguishedName(parsing: "cn=x"), [
+            "secret": ["s"], "changetype": ["add"], "cn": ["x"],
+        ])
+        var filtered: [UInt8] = []
+        LDIFWriter.append(tricky, to: &filtered) { !$0.isNamed("secret") }
+        #expect(text(filtered) == "dn: cn=x\ncn: x\nchangetype: add\n\n")
+    }
+
+    @Test("Attribute descriptions: a name or numeric OID, then options of letters, digits and hyphens", arguments: [
+        ("cn", true), ("cn;lang-de", true), ("userCertificate;binary", true), ("cn;lang-de;x-1", true), ("2.5.4.3", true),
+        ("2.5.4.3;binary", true), ("x-Custom-1", true), ("", false), ("cn;", false), (";binary", false), ("cn;;x", false),
+        ("cn;la ng", false), ("c n", false), ("1cn", false), ("2.05.4", false), ("2.", false), ("2", false),
+        ("cn\nmail", false), ("cn:", false), ("ç", false), ("cn;lang_de", false),
+    ])
+    func attributeDescriptions(description: String, valid: Bool) {
+        #expect(StringRepresentation.isAttributeDescription(description) == valid)
+    }
+
     @Test("The version line")
     func versionLine() {
         #expect(text(LDIFWriter.versionLine) == "version: 1\n\n")

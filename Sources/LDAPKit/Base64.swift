@@ -1,7 +1,8 @@
-/// Base64 (RFC 4648) as LDIF uses it (RFC 2849 note 10): the standard
-/// alphabet with `=` padding and nothing else inside the text, since LDIF
-/// breaks long lines only by folding.
-enum LDIFBase64 {
+/// Base64 (RFC 4648 section 4): the standard alphabet with `=` padding, on one line, as
+/// LDIF (RFC 2849 note 10), vCard and JSON exports write binary values. Decoding is LDIF's:
+/// nothing but the alphabet and the padding inside the text, since LDIF breaks long lines
+/// only by folding.
+public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let padding = UInt8(ascii: "=")
     private static let invalid: UInt8 = 0xFF
@@ -15,8 +16,13 @@ enum LDIFBase64 {
         return table
     }()
 
+    /// Appends the base64 encoding of `value`'s bytes to `output`, padded with `=`.
+    public static func encode(_ value: LDAPValue, to output: inout [UInt8]) {
+        value.withUnsafeBufferPointer { encode($0, to: &output) }
+    }
+
     /// Appends the base64 encoding of `bytes` to `output`, padded with `=`.
-    static func encode(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    public static func encode(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.reserveCapacity(output.count + (bytes.count + 2) / 3 * 4)
         var index = 0
         while index + 3 <= bytes.count {
