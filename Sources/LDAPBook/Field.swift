@@ -147,8 +147,14 @@ public struct Field: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension String {
-    /// ASCII case-insensitive equality, as LDAP compares attribute names.
+    /// Case-insensitive equality, as LDAP compares attribute names: ASCII letters compared
+    /// without their case, and other text as `lowercased()` has it.
     func equalsIgnoringCase(_ other: String) -> Bool {
-        lowercased() == other.lowercased()
+        if self == other { return true }
+        let a = utf8, b = other.utf8
+        guard a.allSatisfy({ $0 < 0x80 }) && b.allSatisfy({ $0 < 0x80 }) else { return lowercased() == other.lowercased() }
+        return a.count == b.count && zip(a, b).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (0x61...0x7A).contains(x | 0x20))
+        }
     }
 }

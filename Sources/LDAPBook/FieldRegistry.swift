@@ -1,4 +1,5 @@
 import LDAPKit
+import Synchronization
 
 /// Resolves the field names people type to the directory's attributes.
 ///
@@ -29,6 +30,28 @@ public struct FieldRegistry: Sendable {
     /// schema defines `inetOrgPerson`.
     private let personAttributeOIDs: Set<String>?
 
+    /// The answers of ``isSecret(_:)``, ``field(named:)`` and ``storedField(_:)`` so far: they depend only on the
+    /// name and the schema, and an export asks them for every attribute of every entry.
+    private let known = KnownNames()
+
+    /// What the attribute `name` of a person's entry holds (``resolveStoredField(_:)``),
+    /// worked out once per name: exports ask it of every attribute of every entry.
+    func storedField(_ name: String) -> StoredField {
+        if let known = known.stored.withLock({ $0[name] }) { return known }
+        let stored = resolveStoredField(name)
+        known.stored.withLock { KnownNames.remember(stored, for: name, in: &$0) }
+        return stored
+    }
+
+    /// Whether `attribute` (a name or description) holds secrets in this directory
+    /// (``SecretAttributes/isSecret(_:schema:)``), worked out once per name.
+    public func isSecret(_ attribute: String) -> Bool {
+        if let known = known.secrets.withLock({ $0[attribute] }) { return known }
+        let secret = SecretAttributes.isSecret(attribute, schema: schema)
+        known.secrets.withLock { KnownNames.remember(secret, for: attribute, in: &$0) }
+        return secret
+    }
+
     /// Whether the directory has ldapbook's schema (assumed when the schema is unknown).
     public var hasLDAPBookSchema: Bool {
         guard let schema else { return true }
@@ -43,12 +66,19 @@ public struct FieldRegistry: Sendable {
     ///   a directory without it; `notWritable` for a secret (``SecretAttributes``)
     ///   and for `objectClass`, which are not fields at all.
     public func field(named name: String) throws(AddressBookError) -> Field {
+        if let known = known.fields.withLock({ $0[name] }) { return try known.get() }
+        let resolved = Result { () throws(AddressBookError) in try resolveField(named: name) }
+        known.fields.withLock { KnownNames.remember(resolved, for: name, in: &$0) }
+        return try resolved.get()
+    }
+
+    private func resolveField(named name: String) throws(AddressBookError) -> Field {
         let trimmed = name.trimmingWhitespace()
         guard !trimmed.isEmpty else {
             throw AddressBookError(.invalidFieldName, "a field name must not be empty")
         }
         let lowered = trimmed.lowercased()
-        if SecretAttributes.isSecret(trimmed, schema: schema) {
+        if isSecret(trimmed) {
             throw AddressBookError(.notWritable, "\(trimmed.prefix(80)) is a secret (a password or a key): ldapbook never "
                 + "reads or writes secrets; change a password with ldappasswd, which the server hashes")
         }
@@ -84,7 +114,7 @@ public struct FieldRegistry: Sendable {
     public func field(forAttribute description: String) throws(AddressBookError) -> Field {
         let parts = description.split(separator: ";", maxSplits: 1)
         let type = String(parts.first ?? "")
-        if SecretAttributes.isSecret(description, schema: schema) || type.equalsIgnoringCase("objectClass") {
+        if isSecret(description) || type.equalsIgnoringCase("objectClass") {
             return try field(named: type)
         }
         var field: Field
@@ -133,7 +163,7 @@ public struct FieldRegistry: Sendable {
         var listed = Set<String>()
         for name in personAttributes {
             let key = name.lowercased()
-            guard !covered.contains(key), !excluded.contains(key), !SecretAttributes.isSecret(name, schema: schema),
+            guard !covered.contains(key), !excluded.contains(key), !isSecret(name),
                   listed.insert(key).inserted,
                   let attribute = schema.attributeType(named: name), !attribute.isObsolete,
                   let field = try? field(for: attribute, in: schema) else { continue }
@@ -225,5 +255,20 @@ extension String {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
               let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(self[first...last])
+    }
+}
+
+/// What a ``FieldRegistry`` has worked out, shared by its copies.
+private final class KnownNames: Sendable {
+    let secrets = Mutex<[String: Bool]>([:])
+    let fields = Mutex<[String: Result<Field, AddressBookError>]>([:])
+    let stored = Mutex<[String: StoredField]>([:])
+
+    /// The most names kept: the attributes of a directory and the fields people name are a
+    /// few hundred; names beyond these (an import's made-up custom fields) are worked out again.
+    static let capacity = 4096
+
+    static func remember<Answer>(_ answer: Answer, for name: String, in answers: inout [String: Answer]) {
+        if answers.count < capacity { answers[name] = answer }
     }
 }

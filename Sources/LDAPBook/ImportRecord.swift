@@ -157,7 +157,7 @@ extension ImportRecord {
             default:
                 break
             }
-            if SecretAttributes.isSecret(name, schema: schema) {
+            if registry.isSecret(name) {
                 skipped.append(SkippedAttribute(name, .secret))
                 continue
             }

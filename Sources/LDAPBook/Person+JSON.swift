@@ -1,4 +1,4 @@
-import Foundation
+import LDAPKit
 
 extension Person {
     /// Writes the person as ldapbook's JSON for people, the one shape of `find`, `show`,
@@ -26,12 +26,15 @@ extension Person {
         json.string(displayName)
         json.key("fields")
         json.beginObject()
-        for (field, values) in fieldValues(registry: registry) {
+        forEachField(registry: registry) { field, values in
             json.key(field.name)
             json.beginArray()
             for value in values {
-                json.string(field.kind.isBinary || value.string == nil
-                    ? Data(value.bytes).base64EncodedString() : value.lossyString)
+                if field.kind.isBinary || !value.isUTF8 {
+                    json.base64(value)
+                } else {
+                    json.string(value)
+                }
             }
             json.endArray()
         }

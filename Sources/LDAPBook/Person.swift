@@ -33,7 +33,7 @@ public struct Person: Sendable, Identifiable {
     /// The name to show: `displayName`, else the first `cn`, else given name and surname.
     public var displayName: String {
         if let display = entry.string("displayName"), !display.isEmpty { return display }
-        if let common = commonNames.first, !common.isEmpty { return common }
+        if let common = entry.string("cn"), !common.isEmpty { return common }
         let parts = [givenNames.first, surnames.first].compactMap { $0 }
         return parts.isEmpty ? dn.string : parts.joined(separator: " ")
     }

@@ -43,10 +43,12 @@ public enum SecretAttributes {
 }
 
 extension LDAPEntry {
-    /// The entry without its secret attributes (see ``SecretAttributes``), for printing.
-    public func removingSecrets(schema: LDAPSchema? = nil) -> LDAPEntry {
+    /// The entry without its secret attributes (see ``SecretAttributes``) in the directory
+    /// `registry` describes, for printing.
+    public func removingSecrets(_ registry: FieldRegistry) -> LDAPEntry {
+        guard attributes.contains(where: { registry.isSecret($0.name) }) else { return self }
         var copy = self
-        copy.attributes.removeAll { SecretAttributes.isSecret($0.name, schema: schema) }
+        copy.attributes.removeAll { registry.isSecret($0.name) }
         return copy
     }
 }

@@ -1,5 +1,8 @@
+import LDAPKit
+
 /// Base64 (RFC 4648 section 4) for inline binary values: `ENCODING=b` in
-/// vCard 3.0 and `data:...;base64,` URIs in vCard 4.0.
+/// vCard 3.0 and `data:...;base64,` URIs in vCard 4.0. Encoding is LDAPKit's ``LDAPKit/Base64``;
+/// decoding is a card reader's, which allows what other writers leave (white space, missing padding).
 enum VCardBase64 {
     /// Why text is not base64.
     struct Failure: Error {
@@ -7,30 +10,18 @@ enum VCardBase64 {
         let reason: String
     }
 
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
     private static let decoding: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        for (index, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(byte)] = UInt8(index)
+        }
         return table
     }()
 
     /// `bytes` in base64, padded with `=`, on one line.
     static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            let first = chunk[chunk.startIndex]
-            let second = chunk.count > 1 ? chunk[chunk.startIndex + 1] : 0
-            let third = chunk.count > 2 ? chunk[chunk.startIndex + 2] : 0
-            output.append(alphabet[Int(first >> 2)])
-            output.append(alphabet[Int((first & 0x03) << 4 | second >> 4)])
-            output.append(chunk.count > 1 ? alphabet[Int((second & 0x0F) << 2 | third >> 6)] : UInt8(ascii: "="))
-            output.append(chunk.count > 2 ? alphabet[Int(third & 0x3F)] : UInt8(ascii: "="))
-            index += 3
-        }
+        bytes.withUnsafeBufferPointer { Base64.encode($0, to: &output) }
         return String(decoding: output, as: UTF8.self)
     }
 

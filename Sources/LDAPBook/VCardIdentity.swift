@@ -23,21 +23,35 @@ public enum VCardIdentity {
         return text
     }
 
+    /// What a stored card UID starts with: `vcard-uid=`.
+    private static let prefix = Array((fieldName + "=").utf8)
+
     /// The card UID kept on `entry`, if any.
     public static func storedUID(of entry: LDAPEntry) -> String? {
-        let prefix = Array((fieldName + "=").utf8)
-        for value in entry[LDAPBookSchemaName.customField] where value.starts(with: prefix) {
-            return value.droppingFirst(prefix.count).string
-        }
-        return nil
+        storedUID(in: entry[LDAPBookSchemaName.customField])
     }
 
     /// The UID ldapbook's export writes for `entry` (see the type's description).
     public static func exportedUID(of entry: LDAPEntry, version: VCardVersion) -> (value: String, isText: Bool)? {
-        if let stored = storedUID(of: entry), !stored.isEmpty { return (stored, true) }
-        if let uuid = entry.strings("entryUUID").first?.lowercased(), !uuid.isEmpty {
+        exportedUID(stored: storedUID(of: entry), entryUUID: entry.string("entryUUID"), dn: entry.dn, version: version)
+    }
+
+    /// The UID ldapbook's export writes for an entry at `dn` that keeps the card UID
+    /// `stored` and has the `entryUUID` `entryUUID`.
+    static func exportedUID(stored: String?, entryUUID: String?, dn: DistinguishedName,
+                            version: VCardVersion) -> (value: String, isText: Bool)? {
+        if let stored, !stored.isEmpty { return (stored, true) }
+        if let uuid = entryUUID?.lowercased(), !uuid.isEmpty {
             return (version == .v4 ? "urn:uuid:" + uuid : uuid, false)
         }
-        return entry.dn.isRoot ? nil : (entry.dn.string, true)
+        return dn.isRoot ? nil : (dn.string, true)
+    }
+
+    /// The card UID kept in the custom-field values `values`, if any.
+    static func storedUID(in values: [LDAPValue]) -> String? {
+        for value in values where value.starts(with: prefix) {
+            return value.droppingFirst(prefix.count).string
+        }
+        return nil
     }
 }

@@ -228,7 +228,7 @@ struct VCardImport {
             field = try registry.field(named: fieldName)
         } catch where error.code == .notWritable {
             let name = registry.schema?.attributeType(named: fieldName)?.name ?? fieldName
-            skipped.append(SkippedAttribute(name, SecretAttributes.isSecret(fieldName, schema: registry.schema)
+            skipped.append(SkippedAttribute(name, registry.isSecret(fieldName)
                 ? .secret : .objectClass, property: property.name))
             return
         } catch {

@@ -1,3 +1,5 @@
+import LDAPKit
+
 /// Writes vCards as files other address books read: `BEGIN:VCARD`, then
 /// `VERSION`, the properties in order, and `END:VCARD`; UTF-8, CRLF line
 /// endings, and lines folded at 75 octets (RFC 6350 section 3.2) without
@@ -11,7 +13,8 @@
 ///
 /// The writer does not add properties: a card needs `FN` (and, for vCard
 /// 3.0, `N`) to be valid, which ``VCard/init(person:registry:version:)``
-/// always gives.
+/// always gives. People are written straight into an output by ``VCardExport``,
+/// through the same content lines.
 public enum VCardWriter {
     /// The longest line in octets, without its CRLF.
     public static let maximumLineLength = 75
@@ -30,73 +33,228 @@ public enum VCardWriter {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static func append(_ card: VCard, to output: inout [UInt8]) {
-        appendFolded(Array("BEGIN:VCARD".utf8), to: &output)
-        appendFolded(Array("VERSION:\(card.version.rawValue)".utf8), to: &output)
+    /// Appends `card` to `output`.
+    public static func append(_ card: VCard, to output: inout [UInt8]) {
+        var line = VCardContentLineWriter()
+        line.beginCard(version: card.version, to: &output)
         for property in card.properties where !["BEGIN", "END", "VERSION"].contains(property.name) {
-            appendFolded(contentLine(property), to: &output)
+            line.write(property, to: &output)
         }
-        appendFolded(Array("END:VCARD".utf8), to: &output)
+        line.endCard(to: &output)
     }
 
     /// One property as an unfolded content line.
     static func contentLine(_ property: VCardProperty) -> [UInt8] {
-        var line = ""
-        if let group = property.group, !group.isEmpty { line += group + "." }
-        line += property.name
+        var line = VCardContentLineWriter()
+        line.begin(property.name, group: property.group)
         for parameter in property.parameters {
-            line += ";" + parameter.name + "=" + parameter.values.map(parameterValue).joined(separator: ",")
+            line.parameter(parameter.name, parameter.values)
         }
-        line += ":" + withoutLineBreaks(property.value)
-        return Array(line.utf8)
+        line.value(rawWithLineBreaks: Array(property.value.utf8))
+        return line.bytes
+    }
+}
+
+/// Writes content lines (`group.NAME;PARAM=value:value`) one piece at a time into a
+/// line it keeps, and folds each whole line into an output: properties, parameters and
+/// values go from the directory's bytes into the file without a `String` or a
+/// ``VCardProperty`` in between.
+///
+/// ```swift
+/// var line = VCardContentLineWriter()
+/// line.begin("TEL")
+/// line.parameter("TYPE", ["work", "voice"])
+/// line.value(text: number)        // escaped: \, ; and , and line breaks
+/// line.end(to: &output)           // folded at 75 octets, CRLF
+/// ```
+struct VCardContentLineWriter {
+    /// The line being written, unfolded and without its CRLF.
+    private(set) var bytes: [UInt8] = []
+    /// Whether the value has begun (its `:` is written).
+    private var inValue = false
+
+    /// Starts a content line: the group, if any, and the name in uppercase.
+    mutating func begin(_ name: String, group: String? = nil) {
+        bytes.removeAll(keepingCapacity: true)
+        inValue = false
+        if let group, !group.isEmpty {
+            bytes.append(contentsOf: group.utf8)
+            bytes.append(UInt8(ascii: "."))
+        }
+        appendUppercased(name)
     }
 
-    /// A parameter value in its written form: RFC 6868 escapes, and quotes
-    /// when it holds a character that would end it.
-    private static func parameterValue(_ value: String) -> String {
-        var encoded = String.UnicodeScalarView()
-        var needsQuotes = false
-        var scalars = value.unicodeScalars.makeIterator()
-        var pending = scalars.next()
-        while let scalar = pending {
-            pending = scalars.next()
-            switch scalar {
-            case "^": encoded.append(contentsOf: "^^".unicodeScalars)
-            case "\"": encoded.append(contentsOf: "^'".unicodeScalars)
-            case "\r":
-                encoded.append(contentsOf: "^n".unicodeScalars)
-                if pending == "\n" { pending = scalars.next() }
-            case "\n": encoded.append(contentsOf: "^n".unicodeScalars)
-            case ":", ";", ",":
-                needsQuotes = true
-                encoded.append(scalar)
-            default: encoded.append(scalar)
+    /// Adds a parameter: `;NAME=value,value`, each value with RFC 6868's escapes, quoted
+    /// when it holds `:`, `;` or `,`.
+    mutating func parameter(_ name: String, _ values: [String]) {
+        bytes.append(UInt8(ascii: ";"))
+        appendUppercased(name)
+        bytes.append(UInt8(ascii: "="))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendParameterValue(value)
+        }
+    }
+
+    /// Adds a parameter with one value.
+    mutating func parameter(_ name: String, _ value: String) {
+        parameter(name, [value])
+    }
+
+    /// Appends a text value (or one more piece of a list or structured value) escaped:
+    /// `\` before `\`, `,` and `;`, and `\n` for each line break (CRLF, LF or CR). Byte by byte
+    /// is scalar by scalar here: the characters escaped are ASCII, which UTF-8 never uses
+    /// inside another character.
+    mutating func value(text: LDAPValue) {
+        text.withUnsafeBufferPointer { value(text: $0) }
+    }
+
+    /// Appends a text value given as a string, escaped as ``value(text:)-(LDAPValue)``.
+    mutating func value(text: String) {
+        var text = text
+        text.withUTF8 { value(text: $0) }
+    }
+
+    private mutating func value(text: UnsafeBufferPointer<UInt8>) {
+        startValue()
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            switch byte {
+            case UInt8(ascii: "\\"), UInt8(ascii: ","), UInt8(ascii: ";"):
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(byte)
+            case 0x0D:
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                if index + 1 < text.count, text[index + 1] == 0x0A { index += 1 }
+            case 0x0A:
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            default:
+                bytes.append(byte)
             }
+            index += 1
         }
-        return needsQuotes ? "\"" + String(encoded) + "\"" : String(encoded)
     }
 
-    /// `value` with each line break written `\n`.
-    private static func withoutLineBreaks(_ value: String) -> String {
-        guard value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else { return value }
-        return value.replacing("\r\n", with: "\\n").replacing("\r", with: "\\n").replacing("\n", with: "\\n")
+    /// Appends a separator of a list (`,`) or of a structured value's components (`;`).
+    mutating func value(separator: UInt8) {
+        startValue()
+        bytes.append(separator)
     }
 
-    /// Appends `line` folded into lines of at most ``maximumLineLength``
-    /// octets, each ending in CRLF; continuation lines begin with a space.
-    /// A fold never falls inside a UTF-8 sequence.
-    static func appendFolded(_ line: [UInt8], to output: inout [UInt8]) {
+    /// Appends a value as it is written (already escaped, a URI or a date), with each line
+    /// break, which would end the line, written `\n`.
+    mutating func value(rawWithLineBreaks raw: [UInt8]) {
+        startValue()
+        var index = 0
+        while index < raw.count {
+            let byte = raw[index]
+            if byte == 0x0D || byte == 0x0A {
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                if byte == 0x0D, index + 1 < raw.count, raw[index + 1] == 0x0A { index += 1 }
+            } else {
+                bytes.append(byte)
+            }
+            index += 1
+        }
+    }
+
+    /// Appends `raw` as it is: ASCII that needs no escape (`data:image/jpeg;base64,`).
+    mutating func value(ascii raw: String) {
+        startValue()
+        bytes.append(contentsOf: raw.utf8)
+    }
+
+    /// Appends the base64 of `data`.
+    mutating func value(base64 data: LDAPValue) {
+        startValue()
+        Base64.encode(data, to: &bytes)
+    }
+
+    /// Writes a property of a card as ``VCardWriter`` writes it.
+    mutating func write(_ property: VCardProperty, to output: inout [UInt8]) {
+        begin(property.name, group: property.group)
+        for parameter in property.parameters {
+            self.parameter(parameter.name, parameter.values)
+        }
+        value(rawWithLineBreaks: Array(property.value.utf8))
+        end(to: &output)
+    }
+
+    /// `BEGIN:VCARD` and the `VERSION` line.
+    mutating func beginCard(version: VCardVersion, to output: inout [UInt8]) {
+        begin("BEGIN")
+        value(ascii: "VCARD")
+        end(to: &output)
+        begin("VERSION")
+        value(ascii: version.rawValue)
+        end(to: &output)
+    }
+
+    /// `END:VCARD`.
+    mutating func endCard(to output: inout [UInt8]) {
+        begin("END")
+        value(ascii: "VCARD")
+        end(to: &output)
+    }
+
+    /// Ends the line: appends it to `output` folded into lines of at most
+    /// ``VCardWriter/maximumLineLength`` octets, each ending in CRLF; continuation lines
+    /// begin with a space. A fold never falls inside a UTF-8 sequence.
+    mutating func end(to output: inout [UInt8]) {
+        startValue()
         var start = 0
-        var limit = maximumLineLength
-        while line.count - start > limit {
+        var limit = VCardWriter.maximumLineLength
+        while bytes.count - start > limit {
             var end = start + limit
-            while end > start + 1 && line[end] & 0xC0 == 0x80 { end -= 1 }
-            output.append(contentsOf: line[start..<end])
+            while end > start + 1 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            output.append(contentsOf: bytes[start..<end])
             output.append(contentsOf: [0x0D, 0x0A, 0x20])
             start = end
-            limit = maximumLineLength - 1
+            limit = VCardWriter.maximumLineLength - 1
         }
-        output.append(contentsOf: line[start...])
+        output.append(contentsOf: bytes[start...])
         output.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    private mutating func startValue() {
+        if !inValue {
+            bytes.append(UInt8(ascii: ":"))
+            inValue = true
+        }
+    }
+
+    /// Appends `name` in uppercase: ASCII letters by themselves, anything else as
+    /// `uppercased()` has it.
+    private mutating func appendUppercased(_ name: String) {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in name.utf8 {
+                bytes.append((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 0x20 : byte)
+            }
+        } else {
+            bytes.append(contentsOf: name.uppercased().utf8)
+        }
+    }
+
+    /// A parameter value in its written form: RFC 6868 escapes, and quotes when it holds a
+    /// character that would end it.
+    private mutating func appendParameterValue(_ value: String) {
+        let needsQuotes = value.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }
+        if needsQuotes { bytes.append(UInt8(ascii: "\"")) }
+        var utf8 = value.utf8.makeIterator()
+        var pending = utf8.next()
+        while let byte = pending {
+            pending = utf8.next()
+            switch byte {
+            case UInt8(ascii: "^"): bytes.append(contentsOf: [UInt8(ascii: "^"), UInt8(ascii: "^")])
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "^"), UInt8(ascii: "'")])
+            case 0x0D:
+                bytes.append(contentsOf: [UInt8(ascii: "^"), UInt8(ascii: "n")])
+                if pending == 0x0A { pending = utf8.next() }
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "^"), UInt8(ascii: "n")])
+            default: bytes.append(byte)
+            }
+        }
+        if needsQuotes { bytes.append(UInt8(ascii: "\"")) }
     }
 }

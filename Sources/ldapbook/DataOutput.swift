@@ -28,6 +28,40 @@ enum DataOutput {
         }
     }
 
+    /// Records of a data format on their way to standard output: encoders append whole
+    /// records to ``bytes``, and ``endRecord()`` writes them out once a pipe's capacity has
+    /// gathered (64 KiB, Linux's default, pipe(7)), so an export of 100,000 people makes about
+    /// a thousand writes instead of one or more per person (BENCHMARKS.md, workload 5). On a
+    /// terminal each record goes out when it ends, sanitised, so a person reads as it arrives.
+    struct Buffer: ~Copyable {
+        /// What has not been written yet: whole records, and the one being appended.
+        var bytes: [UInt8] = []
+
+        /// Bytes gathered before they are written.
+        static let capacity = 1 << 16
+
+        init() {
+            bytes.reserveCapacity(Self.capacity + Self.capacity / 4)
+        }
+
+        /// Says that ``bytes`` ends with a whole record: written out now on a terminal, or
+        /// when a pipe's capacity has gathered.
+        mutating func endRecord() {
+            if DataOutput.isTerminal || bytes.count >= Self.capacity { flush() }
+        }
+
+        /// Writes out what has gathered.
+        mutating func flush() {
+            guard !bytes.isEmpty else { return }
+            DataOutput.write(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
+
+        deinit {
+            if !bytes.isEmpty { DataOutput.write(bytes) }
+        }
+    }
+
     /// `text` with its lines sanitised for a terminal and its line breaks (LF, or CR LF)
     /// kept; a carriage return anywhere else, which would let a line overwrite itself, is
     /// shown as `^M`.

@@ -1,5 +1,6 @@
 import Foundation
 import LDAPBook
+import LDAPKit
 import Testing
 
 @Suite("JSONWriter")
@@ -41,5 +42,39 @@ struct JSONWriterTests {
         json.string("b")
         json.endArray()
         #expect(String(decoding: json.take(), as: UTF8.self) == #","b"]"#)
+    }
+
+    @Test("a value's bytes: written as its text, read in place, the same as the string; not UTF-8: U+FFFD; base64 for binary")
+    func values() {
+        let tricky = "\"\\/\n\r\t\u{0}\u{1B}[2J\u{7F}\u{9B}31m\u{85}é😀 Ω, and a longer run of plain text"
+        var fromString = JSONWriter(), fromValue = JSONWriter()
+        fromString.beginArray(); fromString.string(tricky); fromString.string("\u{C2}"); fromString.endArray()
+        // A slice of a shared buffer, as values read from the server are.
+        fromValue.beginArray()
+        fromValue.string(LDAPValue("x" + tricky).droppingFirst(1))
+        fromValue.string(LDAPValue("\u{C2}"))
+        fromValue.endArray()
+        #expect(fromValue.bytes == fromString.bytes)
+
+        var json = JSONWriter()
+        json.beginArray()
+        json.string(LDAPValue(bytes: [0x41, 0xFF, 0x42, 0xC2]))
+        json.base64(LDAPValue(bytes: [0xFF, 0xD8, 0xFF]))
+        json.endArray()
+        #expect(String(decoding: json.bytes, as: UTF8.self) == "[\"A\u{FFFD}B\u{FFFD}\",\"/9j/\"]")
+    }
+
+    @Test("a writer appending to a buffer takes it over and gives it back with its own JSON after what was there")
+    func appending() {
+        var output = Array("[\n".utf8)
+        for name in ["Ada", "Alan"] {
+            if output.count > 2 { output += Array(",\n".utf8) }
+            var json = JSONWriter(appendingTo: &output)
+            #expect(output.isEmpty)
+            json.beginObject(); json.key("name"); json.string(name); json.endObject()
+            json.end(into: &output)
+        }
+        output += Array("\n]".utf8)
+        #expect(String(decoding: output, as: UTF8.self) == "[\n{\"name\":\"Ada\"},\n{\"name\":\"Alan\"}\n]")
     }
 }

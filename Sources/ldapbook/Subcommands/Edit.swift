@@ -39,7 +39,7 @@ enum Edit {
         // The entry as read, asserted when writing: any change meanwhile stops the edit.
         let unchanged: LDAPFilter? = read.string("entryCSN").map { .equal("entryCSN", LDAPValue($0)) }
             ?? read.string("modifyTimestamp").map { .equal("modifyTimestamp", LDAPValue($0)) }
-        var entry = read.removingSecrets(schema: registry.schema)
+        var entry = read.removingSecrets(registry)
         entry["entryCSN"] = []
         entry["modifyTimestamp"] = []
         let person = Person(entry: entry)

@@ -43,7 +43,7 @@ enum Export {
         let customAttribute = LDAPBookSchemaName.customField.lowercased()
         for name in attributes.sorted() where name != customAttribute && name != "objectclass" {
             guard BuiltInField.all.allSatisfy({ $0.attribute.lowercased() != name }),
-                  !SecretAttributes.isSecret(name, schema: registry.schema),
+                  !registry.isSecret(name),
                   let field = try? registry.field(named: name), field.restriction == nil else { continue }
             add(field)
         }
@@ -73,52 +73,52 @@ enum Export {
         // the people whose names match every word.
         let matcher = words.isEmpty ? nil : try await book.nameMatcher(try NameQuery(words.joined(separator: " ")))
         if let matcher { filter = .and([filter, matcher.filter]) }
+        var output = DataOutput.Buffer()
         var csvFields: [Field?] = []
         var csvTitles: [String] = []
         switch format {
         // No "version: 1" line: slapadd (OpenLDAP 2.5) refuses one, and ldapadd and
         // ldapbook import read LDIF without it, as ldapsearch -LLL writes it.
         case "ldif": break
-        case "json": DataOutput.write("[")
+        case "json": output.bytes.append(UInt8(ascii: "["))
         case "csv":
             let columns = try await csvColumns(book: book, registry: registry, filter: filter)
             csvTitles = ["dn"] + columns.map(\.name)
             csvFields = [nil] + columns
-            DataOutput.write(csvTitles.map { csv($0) }.joined(separator: ",") + "\r\n")
+            output.bytes += Array((csvTitles.map { csv($0) }.joined(separator: ",") + "\r\n").utf8)
         default: break
         }
+        var cards = VCardExport(registry: registry, version: version)
         var count = 0
         for try await found in book.connection.search(filter: filter, attributes: ["*", "entryUUID"]) {
-            // Secrets (passwords, keys) are never exported, in any format.
-            let withUUID = found.removingSecrets(schema: registry.schema)
-            // entryUUID is read for the vCard UID only: user attributes are what is exported.
-            var entry = withUUID
-            entry["entryUUID"] = []
-            let person = Person(entry: entry)
-            if let matcher, matcher.score(person).matchedWords < matcher.query.tokens.count { continue }
+            if let matcher, matcher.score(Person(entry: found)).matchedWords < matcher.query.tokens.count { continue }
             switch format {
             case "ldif":
                 // User attributes only, as ldapsearch prints them: what ldapadd, slapadd and
-                // ldapbook import take back.
-                DataOutput.write(LDIFWriter.write(entry))
+                // ldapbook import take back; never secrets (passwords, keys). entryUUID is read
+                // for the vCard and JSON UID only.
+                LDIFWriter.append(found, to: &output.bytes) { !registry.isSecret($0.name) && !$0.isNamed("entryUUID") }
             case "json":
                 // The identity a vCard export gives the person, for tools that keep contacts by it.
-                var json = JSONWriter()
-                person.writeJSON(to: &json, registry: registry, uid: VCardIdentity.exportedUID(of: withUUID, version: .v4)?.value)
-                DataOutput.write(count == 0 ? "\n" : ",\n")
-                DataOutput.write(json.bytes)
+                output.bytes += count == 0 ? Array("\n".utf8) : Array(",\n".utf8)
+                var json = JSONWriter(appendingTo: &output.bytes)
+                Person(entry: found).writeJSON(to: &json, registry: registry, uid: VCardIdentity.exportedUID(of: found, version: .v4)?.value)
+                json.end(into: &output.bytes)
             case "csv":
+                let person = Person(entry: found)
                 let cells = zip(csvTitles, csvFields).map { _, field -> String in
-                    guard let field else { return csv(entry.dn.string) }
+                    guard let field else { return csv(found.dn.string) }
                     return csv(person.values(of: field).map(\.lossyString).joined(separator: "; "))
                 }
-                DataOutput.write(cells.joined(separator: ",") + "\r\n")
+                output.bytes += Array((cells.joined(separator: ",") + "\r\n").utf8)
             default:
-                DataOutput.write(VCardWriter.write(VCard(person: Person(entry: withUUID), registry: registry, version: version)))
+                cards.append(Person(entry: found), to: &output.bytes)
             }
+            output.endRecord()
             count += 1
         }
-        if format == "json" { DataOutput.write(count == 0 ? "]\n" : "\n]\n") }
+        if format == "json" { output.bytes += count == 0 ? Array("]\n".utf8) : Array("\n]\n".utf8) }
+        output.flush()
         guard count > 0 else {
             let who = words.isEmpty ? "no people in the directory" : "no one named \(words.joined(separator: " "))"
             Diagnostics.say("\(who): nothing exported")

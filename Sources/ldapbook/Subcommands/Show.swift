@@ -24,7 +24,7 @@ enum Show {
         // Secrets (passwords, keys) are never printed, in any format. entryUUID is read for
         // the vCard's UID only.
         guard let withUUID = try await book.connection.read(summary.dn, attributes: ["*", "entryUUID"])?
-            .removingSecrets(schema: registry.schema) else {
+            .removingSecrets(registry) else {
             throw CommandFailure(.nothingDone, "\(summary.dn) is gone")
         }
         var entry = withUUID
@@ -33,7 +33,10 @@ enum Show {
         let fields = person.fieldValues(registry: registry)
         let text: String
         if format == "vcard" {
-            text = VCardWriter.write(VCard(person: Person(entry: withUUID), registry: registry))
+            var card: [UInt8] = []
+            var export = VCardExport(registry: registry)
+            export.append(Person(entry: withUUID), to: &card)
+            text = String(decoding: card, as: UTF8.self)
         } else if format == "ldif" {
             text = String(decoding: LDIFWriter.write(entry), as: UTF8.self)
         } else if format == "json" {
