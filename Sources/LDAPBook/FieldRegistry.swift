@@ -250,6 +250,15 @@ public struct FieldRegistry: Sendable {
 }
 
 extension String {
+    /// Whether the string is empty or only white space: printable ASCII is not, told without
+    /// breaking it into characters.
+    var isBlank: Bool {
+        if let ascii = utf8.withContiguousStorageIfAvailable({ bytes in
+            bytes.allSatisfy { $0 < 0x80 } ? !bytes.contains { $0 != 0x20 && !(0x09...0x0D).contains($0) } : nil
+        }), let ascii { return ascii }
+        return allSatisfy(\.isWhitespace)
+    }
+
     /// The string without leading and trailing white space.
     func trimmingWhitespace() -> String {
         guard let first = firstIndex(where: { !$0.isWhitespace }),

@@ -135,6 +135,15 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: "null".utf8)
     }
 
+    /// Writes the elements of `array`, a JSON array another writer wrote (`[…]`), as the next
+    /// elements of the array being written: parts of one array written at once, put together.
+    public mutating func elements(ofArray array: [UInt8]) {
+        precondition(array.first == UInt8(ascii: "[") && array.last == UInt8(ascii: "]"), "not a JSON array")
+        guard array.count > 2 else { return }
+        separate()
+        bytes.append(contentsOf: array[1..<(array.count - 1)])
+    }
+
     /// Writes an array of strings.
     public mutating func strings(_ texts: [String]) {
         beginArray()

@@ -15,8 +15,13 @@ extension Person {
     /// Calls `body` with each field of ``fieldValues(registry:)`` and its values, in the
     /// same order, without gathering them first.
     public func forEachField(registry: FieldRegistry, _ body: (Field, [LDAPValue]) -> Void) {
+        forEachField(registry: registry, storedField: registry.storedField, body)
+    }
+
+    /// ``forEachField(registry:_:)``, asking `storedField` what each attribute is.
+    func forEachField(registry: FieldRegistry, storedField: (String) -> StoredField, _ body: (Field, [LDAPValue]) -> Void) {
         for attribute in entry.attributes where !attribute.values.isEmpty {
-            switch registry.storedField(attribute.name) {
+            switch storedField(attribute.name) {
             case .none:
                 continue
             case .field(let field):

@@ -15,18 +15,49 @@ extension Person {
     /// search matched.
     public func writeJSON(to json: inout JSONWriter, registry: FieldRegistry, uid: String? = nil,
                           members: (inout JSONWriter) -> Void = { _ in }) {
+        var people = PersonJSON(registry: registry)
+        people.write(self, to: &json, uid: uid, members: members)
+    }
+}
+
+/// Writes people as ldapbook's JSON (``Person/writeJSON(to:registry:uid:members:)``), one
+/// after another: what each attribute is to the address book is asked of the registry once
+/// per name and remembered here, so that many people written at once on several tasks, one
+/// writer each, do not wait on one another for the registry's answers.
+public struct PersonJSON {
+    /// The fields of the directory the people come from.
+    public let registry: FieldRegistry
+    private var known: [String: StoredField] = [:]
+
+    /// A writer of people of the directory `registry` describes.
+    public init(registry: FieldRegistry) {
+        self.registry = registry
+    }
+
+    /// Writes `person` (see ``Person/writeJSON(to:registry:uid:members:)``).
+    public mutating func write(_ person: Person, to json: inout JSONWriter, uid: String? = nil,
+                               members: (inout JSONWriter) -> Void = { _ in }) {
         json.beginObject()
         json.key("dn")
-        json.string(dn.string)
+        json.string(LDAPValue(bytes: person.dn.utf8))
         if let uid {
             json.key("uid")
             json.string(uid)
         }
         json.key("name")
-        json.string(displayName)
+        json.string(person.displayName)
         json.key("fields")
         json.beginObject()
-        forEachField(registry: registry) { field, values in
+        // Held here while the fields are written, so that the closure owns it alone.
+        var known: [String: StoredField] = [:]
+        swap(&known, &self.known)
+        defer { swap(&known, &self.known) }
+        person.forEachField(registry: registry, storedField: { name in
+            if let stored = known[name] { return stored }
+            let stored = registry.storedField(name)
+            if known.count < 4096 { known[name] = stored }
+            return stored
+        }) { field, values in
             json.key(field.name)
             json.beginArray()
             for value in values {
@@ -42,4 +73,5 @@ extension Person {
         members(&json)
         json.endObject()
     }
+
 }

@@ -68,7 +68,7 @@ public struct Person: Sendable, Identifiable {
     /// What tells this person apart from others of the same name, as lists show it: their
     /// title, department and organisation (the first of each), those the entry was read with.
     public var details: [String] {
-        Self.detailAttributes.compactMap { entry.string($0) }.filter { !$0.trimmingWhitespace().isEmpty }
+        Self.detailAttributes.compactMap { entry.string($0) }.filter { !$0.isBlank }
     }
 
     /// The attributes to request to see `fields` of a person, and no others.

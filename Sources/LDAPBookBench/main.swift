@@ -11,6 +11,7 @@ import LDAPKit
 ///     ldapbook-bench generate COUNT FILE      the LDIF of COUNT people
 ///     ldapbook-bench serve COUNT              a loaded slapd to profile against, until stdin closes
 ///     ldapbook-bench lookups URI COUNT [N]    workload 2's lookups against a served COUNT, N in flight
+///     ldapbook-bench filter NAME              the filter and attributes of find's name search, a line each
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func option(_ name: String) -> String? {
@@ -46,6 +47,17 @@ if arguments.first == "serve" {
     FileHandle.standardOutput.write(Data("\(server.ldapURI) \(bench.suffix)\n".utf8))
     _ = FileHandle.standardInput.readDataToEndOfFile()
     server.cleanup()
+    exit(0)
+}
+
+if arguments.first == "filter" {
+    // The filter and attributes of ldapbook's name search for NAME, as ldapsearch takes them.
+    guard arguments.count == 2 else {
+        FileHandle.standardError.write(Data("usage: ldapbook-bench filter NAME\n".utf8))
+        exit(64)
+    }
+    let matcher = NameMatcher(try NameQuery(arguments[1]))
+    FileHandle.standardOutput.write(Data(([matcher.filter.description] + matcher.readAttributes).joined(separator: "\n").utf8 + [0x0A]))
     exit(0)
 }
 

@@ -262,6 +262,16 @@ extension DistinguishedName: CustomStringConvertible {
 
     /// Appends the escaped form of `value` to `output`.
     static func appendEscaped(_ value: [UInt8], to output: inout [UInt8]) {
+        value.withUnsafeBufferPointer { appendEscaped($0, to: &output) }
+    }
+
+    /// Appends the escaped form of `value`'s bytes, read where they are (an entry's values
+    /// share one buffer, which ``LDAPValue/bytes`` would copy out for every RDN rendered).
+    static func appendEscaped(_ value: LDAPValue, to output: inout [UInt8]) {
+        value.withUnsafeBufferPointer { appendEscaped($0, to: &output) }
+    }
+
+    private static func appendEscaped(_ value: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         var index = 0
         while index < value.count {
             let byte = value[index]
@@ -335,6 +345,6 @@ extension AttributeTypeAndValue: CustomStringConvertible {
     func append(to output: inout [UInt8]) {
         output.append(contentsOf: type.utf8)
         output.append(UInt8(ascii: "="))
-        DistinguishedName.appendEscaped(value.bytes, to: &output)
+        DistinguishedName.appendEscaped(value, to: &output)
     }
 }

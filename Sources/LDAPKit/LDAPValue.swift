@@ -68,15 +68,13 @@ public struct LDAPValue: Sendable {
 
     /// The value decoded as UTF-8, or `nil` when the bytes are not valid UTF-8.
     public var string: String? {
-        withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+        withUnsafeBufferPointer { StringRepresentation.isUTF8($0) ? String(decoding: $0, as: UTF8.self) : nil }
     }
 
     /// Whether the bytes are valid UTF-8 (as ``string`` reads them), found without making a
-    /// string when they are ASCII.
+    /// string.
     public var isUTF8: Bool {
-        withUnsafeBufferPointer { bytes in
-            bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
-        }
+        withUnsafeBufferPointer { StringRepresentation.isUTF8($0) }
     }
 
     /// The value as text, with invalid UTF-8 sequences replaced by U+FFFD.

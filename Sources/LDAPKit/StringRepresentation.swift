@@ -48,6 +48,11 @@ enum StringRepresentation {
     /// The length of the well-formed UTF-8 sequence starting at `index`, or
     /// `nil` when the bytes there are not one (Unicode table 3-7).
     static func utf8SequenceLength(in bytes: [UInt8], at index: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { utf8SequenceLength(in: $0, at: index) }
+    }
+
+    /// ``utf8SequenceLength(in:at:)-([UInt8],_)`` of bytes where they are.
+    static func utf8SequenceLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
         let lead = bytes[index]
         let length: Int
         var secondRange: ClosedRange<UInt8> = 0x80...0xBF
@@ -122,6 +127,22 @@ enum StringRepresentation {
         return true
     }
 
+    /// Whether `bytes` are well-formed UTF-8. `String(validating:as:)` says the same, but
+    /// looks up its generic metadata on every call: 5% of a JSON export's time, where every
+    /// value is checked (BENCHMARKS.md, workload 5).
+    static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] < 0x80 {
+                index += 1
+                continue
+            }
+            guard let length = utf8SequenceLength(in: bytes, at: index) else { return false }
+            index += length
+        }
+        return true
+    }
+
     /// The number of characters before the byte at `offset`, for error
     /// messages that point into the text someone typed.
     static func characterOffset(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -141,6 +162,12 @@ enum StringRepresentation {
     /// Appends the UTF-8 sequence that starts at `index` unchanged when it is
     /// valid, or its first byte hex-escaped when not; returns the bytes consumed.
     static func appendUTF8SequenceOrHexEscape(_ bytes: [UInt8], at index: Int, to output: inout [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { appendUTF8SequenceOrHexEscape($0, at: index, to: &output) }
+    }
+
+    /// ``appendUTF8SequenceOrHexEscape(_:at:to:)-([UInt8],_,_)`` of bytes where they are.
+    static func appendUTF8SequenceOrHexEscape(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int,
+                                              to output: inout [UInt8]) -> Int {
         if let length = utf8SequenceLength(in: bytes, at: index) {
             output.append(contentsOf: bytes[index..<index + length])
             return length

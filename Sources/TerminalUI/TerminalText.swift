@@ -11,6 +11,7 @@ public enum TerminalText {
     ///   overrides and isolates (which reorder what follows), and the line and paragraph
     ///   separators become U+FFFD.
     public static func sanitized(_ text: String) -> String {
+        if isPrintableASCII(text) { return text }
         guard text.unicodeScalars.contains(where: needsReplacement) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -34,7 +35,16 @@ public enum TerminalText {
     /// The number of terminal columns `text` occupies once sanitised: wide East Asian
     /// characters and emoji take two, combining marks none.
     public static func displayWidth(_ text: String) -> Int {
-        DisplayWidth.of(sanitized(text))
+        if isPrintableASCII(text) { return text.utf8.count }
+        return DisplayWidth.of(sanitized(text))
+    }
+
+    /// Whether `text` is printable ASCII only, which is safe as it is and one column a byte:
+    /// most names and addresses, which a table of thousands of people measures without
+    /// breaking them into characters.
+    static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { (0x20...0x7E).contains($0) } }
+            ?? text.utf8.allSatisfy { (0x20...0x7E).contains($0) }
     }
 
     /// `text`, sanitised and cut to at most `width` columns; when it is cut, its last column

@@ -33,14 +33,20 @@ enum DataOutput {
     /// gathered (64 KiB, Linux's default, pipe(7)), so an export of 100,000 people makes about
     /// a thousand writes instead of one or more per person (BENCHMARKS.md, workload 5). On a
     /// terminal each record goes out when it ends, sanitised, so a person reads as it arrives.
+    ///
+    /// Text that is safe on a terminal as it is (a table of sanitised cells, JSON, whose
+    /// escapes leave no control character) is written without `sanitizing`.
     struct Buffer: ~Copyable {
         /// What has not been written yet: whole records, and the one being appended.
         var bytes: [UInt8] = []
+        /// Whether a terminal is shown the bytes sanitised.
+        let sanitizing: Bool
 
         /// Bytes gathered before they are written.
         static let capacity = 1 << 16
 
-        init() {
+        init(sanitizing: Bool = true) {
+            self.sanitizing = sanitizing
             bytes.reserveCapacity(Self.capacity + Self.capacity / 4)
         }
 
@@ -53,12 +59,17 @@ enum DataOutput {
         /// Writes out what has gathered.
         mutating func flush() {
             guard !bytes.isEmpty else { return }
-            DataOutput.write(bytes)
+            write(bytes)
             bytes.removeAll(keepingCapacity: true)
         }
 
+        /// Writes `piece` out at once, after what has gathered.
+        func write(_ piece: [UInt8]) {
+            if sanitizing { DataOutput.write(piece) } else { StandardStream.output.write(piece) }
+        }
+
         deinit {
-            if !bytes.isEmpty { DataOutput.write(bytes) }
+            if !bytes.isEmpty { write(bytes) }
         }
     }
 

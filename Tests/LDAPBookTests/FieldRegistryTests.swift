@@ -4,7 +4,7 @@ import Testing
 
 /// A small schema in the server's own words: enough of core, cosine,
 /// inetorgperson and ldapbook's schema for name resolution.
-private func schema(withLDAPBook: Bool) throws -> LDAPSchema {
+func fieldTestSchema(withLDAPBook: Bool) throws -> LDAPSchema {
     var attributeTypes: [String] = [
         "( 2.5.4.41 NAME 'name' EQUALITY caseIgnoreMatch SUBSTR caseIgnoreSubstringsMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15{32768} )",
         "( 2.5.4.42 NAME ( 'givenName' 'gn' ) SUP name )",
@@ -52,7 +52,7 @@ struct FieldRegistryTests {
         ("im", "ldapbookIM", .url),
     ])
     func builtInNames(_ name: String, _ attribute: String, _ kind: FieldKind) throws {
-        let registry = FieldRegistry(schema: try schema(withLDAPBook: true))
+        let registry = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true))
         let field = try registry.field(named: name)
         #expect(field.attribute == attribute)
         #expect(field.kind == kind)
@@ -61,7 +61,7 @@ struct FieldRegistryTests {
 
     @Test("single-valuedness comes from the server's schema")
     func singleValued() throws {
-        let registry = FieldRegistry(schema: try schema(withLDAPBook: true))
+        let registry = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true))
         #expect(try registry.field(named: "display-name").isSingleValued)
         #expect(try registry.field(named: "employee-number").isSingleValued)
         #expect(try registry.field(named: "birthday").isSingleValued)
@@ -70,7 +70,7 @@ struct FieldRegistryTests {
 
     @Test("any attribute of the server's schema works by any of its names")
     func schemaAttributes() throws {
-        let registry = FieldRegistry(schema: try schema(withLDAPBook: true))
+        let registry = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true))
         let room = try registry.field(named: "roomnumber")
         #expect(room.attribute == "roomNumber")
         #expect(room.origin == .directorySchema)
@@ -82,7 +82,7 @@ struct FieldRegistryTests {
 
     @Test("anything else is a custom field kept as name=value")
     func customFields() throws {
-        let registry = FieldRegistry(schema: try schema(withLDAPBook: true))
+        let registry = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true))
         let shoe = try registry.field(named: "Shoe-Size")
         #expect(shoe.origin == .custom)
         #expect(shoe.attribute == "ldapbookCustomField")
@@ -99,13 +99,13 @@ struct FieldRegistryTests {
 
     @Test("bad field names are refused", arguments: ["", "  ", "a=b", "shoe size", "-x", "x\u{0}", String(repeating: "x", count: 65)])
     func badNames(_ name: String) throws {
-        let registry = FieldRegistry(schema: try schema(withLDAPBook: true))
+        let registry = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true))
         #expect(throws: AddressBookError.self) { try registry.field(named: name) }
     }
 
     @Test("operational attributes and the custom-field attribute itself are not fields")
     func notFields() throws {
-        let registry = FieldRegistry(schema: try schema(withLDAPBook: true))
+        let registry = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true))
         let operational = #expect(throws: AddressBookError.self) { try registry.field(named: "entryUUID") }
         #expect(operational?.code == .invalidFieldName)
         #expect(throws: AddressBookError.self) { try registry.field(named: "ldapbookCustomField") }
@@ -113,7 +113,7 @@ struct FieldRegistryTests {
 
     @Test("without ldapbook's schema, standard fields work and custom ones say what to install")
     func schemaMissing() throws {
-        let registry = FieldRegistry(schema: try schema(withLDAPBook: false))
+        let registry = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: false))
         #expect(!registry.hasLDAPBookSchema)
         #expect(try registry.field(named: "email").attribute == "mail")
         #expect(try registry.field(named: "roomNumber").attribute == "roomNumber")
@@ -126,7 +126,7 @@ struct FieldRegistryTests {
 
     @Test("the known fields list built-ins first, then the other attributes a person may have")
     func knownFields() throws {
-        let fields = FieldRegistry(schema: try schema(withLDAPBook: true)).knownFields
+        let fields = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true)).knownFields
         #expect(fields.first?.name == "email")
         #expect(fields.contains { $0.name == "roomNumber" && $0.origin == .directorySchema })
         #expect(!fields.contains { $0.attribute == "entryUUID" })
@@ -138,7 +138,7 @@ struct FieldRegistryTests {
 
     @Test("validation names the field and the rule, and counts values of single-valued fields")
     func validation() throws {
-        let registry = FieldRegistry(schema: try schema(withLDAPBook: true))
+        let registry = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true))
         let email = try registry.field(named: "email")
         let invalid = #expect(throws: AddressBookError.self) { try email.validate(["ada@example.com", "not-an-address"]) }
         #expect(invalid?.code == .invalidValue)

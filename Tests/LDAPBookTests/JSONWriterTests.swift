@@ -77,4 +77,25 @@ struct JSONWriterTests {
         output += Array("\n]".utf8)
         #expect(String(decoding: output, as: UTF8.self) == "[\n{\"name\":\"Ada\"},\n{\"name\":\"Alan\"}\n]")
     }
+
+    @Test("arrays written in parts by writers of their own are put together as one array")
+    func partsOfAnArray() {
+        func part(_ names: [String]) -> [UInt8] {
+            var json = JSONWriter()
+            json.beginArray()
+            for name in names { json.beginObject(); json.key("name"); json.string(name); json.endObject() }
+            json.endArray()
+            return json.bytes
+        }
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("matches")
+        json.beginArray()
+        for names in [["Ada", "Alan"], [], ["Grace"]] { json.elements(ofArray: part(names)) }
+        json.endArray()
+        json.key("more"); json.bool(false)
+        json.endObject()
+        #expect(String(decoding: json.bytes, as: UTF8.self)
+            == #"{"matches":[{"name":"Ada"},{"name":"Alan"},{"name":"Grace"}],"more":false}"#)
+    }
 }

@@ -42,6 +42,8 @@ enum Find {
             throw CommandFailure(.usage, "--format: \"\(format)\" is not a format (table or json)")
         }
         let book = try await Directory.addressBook(parsed)
+        // JSON names the fields as the directory's schema has them: read while the people are.
+        async let jsonRegistry = format == "json" ? book.fieldRegistry() : nil
         let field = try await parsed.value("--field").asyncMap { try await book.field(typed: $0, nearMiss: Suggestion.closest) }
         // With a field, the people reach remembers were meant by this name come first among equals.
         let remembered = field.map { ReachHistory().chosen(field: $0.name, query: query) } ?? []
@@ -56,18 +58,18 @@ enum Find {
             more = true
         }
 
-        let output: String
-        if format == "json" {
-            output = json(query: query, field: field, matches: matches, more: more, truncated: ranking.isTruncated,
-                          registry: try await book.fieldRegistry())
+        var output = DataOutput.Buffer(sanitizing: false)
+        if let registry = try await jsonRegistry {
+            await json(query: query, field: field, matches: matches, more: more, truncated: ranking.isTruncated,
+                 registry: registry, to: &output)
         } else {
-            output = table(query: query, field: field, matches: matches, more: more, explain: parsed.flag("--explain"))
+            await table(query: query, field: field, matches: matches, more: more, explain: parsed.flag("--explain"), to: &output)
         }
+        output.flush()
         if ranking.isTruncated {
             Diagnostics.say("the server stopped at its size limit after \(ranking.nameMatches) people; "
                 + "more may match \"\(Diagnostics.quoting(query.text))\": type more of the name")
         }
-        StandardStream.output.write(output)
         UntilExit.keep(ranking)
         return matches.isEmpty ? .nothingDone : .success
     }
@@ -77,29 +79,60 @@ enum Find {
         return value.lossyString
     }
 
-    /// An aligned table; directory text is sanitised so it cannot drive the terminal.
-    static func table(query: NameQuery, field: Field?, matches: [Candidate], more: Bool, explain: Bool) -> String {
-        var rows: [[String]] = [["#", "NAME"] + (field.map { [$0.name.uppercased(), "TIER"] } ?? []) + ["DETAILS", "MATCH", "DN"]
-            + (explain ? ["WHY"] : [])]
-        for (index, match) in matches.enumerated() {
-            var row = ["\(index + 1)", match.person.displayName]
-            if field != nil {
-                row.append(match.values.map { shown($0, field) }.joined(separator: ", "))
-                row.append(match.tier?.rawValue ?? "")
-            }
-            row += [match.person.details.joined(separator: ", "), match.score.match.rawValue, match.person.dn.string]
-            if explain { row.append(match.explanation(for: query)) }
-            rows.append(row.map { TerminalText.sanitized($0) })
+    /// An aligned table; directory text is sanitised so it cannot drive the terminal. Each
+    /// cell is measured once (``TextTable``), and the lines go to `output` as they are made.
+    static func table(query: NameQuery, field: Field?, matches: [Candidate], more: Bool, explain: Bool,
+                      to output: inout DataOutput.Buffer) async {
+        guard !matches.isEmpty else {
+            output.bytes += Array("no match\n".utf8)
+            if more { output.bytes += Array("(more matches; raise --limit)\n".utf8) }
+            return
         }
-        let widths = rows[0].indices.map { column in rows.map { TerminalText.displayWidth($0[column]) }.max() ?? 0 }
-        var text = rows.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - TerminalText.displayWidth(cell))
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
-        if matches.isEmpty { text = "no match\n" }
-        if more { text += "(more matches; raise --limit)\n" }
-        return text
+        let header = ["#", "NAME"] + (field.map { [$0.name.uppercased(), "TIER"] } ?? []) + ["DETAILS", "MATCH", "DN"]
+            + (explain ? ["WHY"] : [])
+        let parts = await inParts(matches) { range in
+            var table = TextTable(columns: header.count)
+            if range.lowerBound == 0 { for title in header { table.append(title) } }
+            for index in range {
+                let match = matches[index]
+                table.append(String(index + 1))
+                table.append(match.person.displayName)
+                if field != nil {
+                    table.append(match.values.map { shown($0, field) }.joined(separator: ", "))
+                    table.append(match.tier?.rawValue ?? "")
+                }
+                table.append(match.person.details.joined(separator: ", "))
+                table.append(match.score.match.rawValue)
+                match.person.dn.utf8.withUnsafeBufferPointer { table.append(utf8: $0) }
+                if explain { table.append(match.explanation(for: query)) }
+            }
+            return table
+        }
+        let widths = parts.dropFirst().reduce(parts[0].widths) { zip($0, $1.widths).map(max) }
+        for table in parts {
+            for start in stride(from: 0, to: table.rows, by: 256) {
+                table.write(rows: start..<start + 256, widths: widths, to: &output.bytes)
+                output.endRecord()
+            }
+        }
+        if more { output.bytes += Array("(more matches; raise --limit)\n".utf8) }
+    }
+
+    /// `render` of each part of `matches`, in order: made at once on the machine's cores
+    /// when there are many, since their lines are all that is left to do once the server
+    /// has sent the last of them.
+    static func inParts<Part: Sendable>(_ matches: [Candidate],
+                                        _ render: @escaping @Sendable (Range<Int>) -> Part) async -> [Part] {
+        let count = matches.count < 2048 ? 1 : max(ProcessInfo.processInfo.activeProcessorCount, 1)
+        let size = (matches.count + count - 1) / count
+        let ranges = stride(from: 0, to: max(matches.count, 1), by: max(size, 1)).map { $0..<min($0 + size, matches.count) }
+        guard ranges.count > 1 else { return [render(0..<matches.count)] }
+        return await withTaskGroup(of: (Int, Part).self) { group in
+            for (index, range) in ranges.enumerated() { group.addTask { (index, render(range)) } }
+            var parts: [(Int, Part)] = []
+            for await part in group { parts.append(part) }
+            return parts.sorted { $0.0 < $1.0 }.map(\.1)
+        }
     }
 
     /// The JSON form: `{"query":…,"field":…,"matches":[…],"more":…,"truncated":…}`, in rank
@@ -107,8 +140,8 @@ enum Find {
     /// with how it matched: `"match":{"name":…,"tier":…,"values":[…]}`. `truncated` says the
     /// server's size limit cut the search short.
     static func json(query: NameQuery, field: Field?, matches: [Candidate], more: Bool, truncated: Bool,
-                     registry: FieldRegistry) -> String {
-        var json = JSONWriter()
+                     registry: FieldRegistry, to output: inout DataOutput.Buffer) async {
+        var json = JSONWriter(appendingTo: &output.bytes)
         json.beginObject()
         json.key("query")
         json.string(query.text)
@@ -125,8 +158,32 @@ enum Find {
         }
         json.key("matches")
         json.beginArray()
-        for match in matches {
-            match.person.writeJSON(to: &json, registry: registry) { json in
+        // The matches in parts, each an array of its own, put together in order.
+        let parts = await inParts(matches) { range in
+            var part = JSONWriter()
+            var people = PersonJSON(registry: registry)
+            part.beginArray()
+            for match in matches[range] { write(match, field: field, people: &people, to: &part) }
+            part.endArray()
+            return part.bytes
+        }
+        for part in parts {
+            json.elements(ofArray: part)
+            if json.bytes.count >= DataOutput.Buffer.capacity { output.write(json.take()) }
+        }
+        json.endArray()
+        json.key("more")
+        json.bool(more)
+        json.key("truncated")
+        json.bool(truncated)
+        json.endObject()
+        json.end(into: &output.bytes)
+        output.bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// One match: the person as ldapbook's JSON has them, and how they matched.
+    static func write(_ match: Candidate, field: Field?, people: inout PersonJSON, to json: inout JSONWriter) {
+            people.write(match.person, to: &json) { json in
                 json.key("match")
                 json.beginObject()
                 json.key("name")
@@ -135,20 +192,14 @@ enum Find {
                     json.key("tier")
                     json.string(match.tier?.rawValue)
                     json.key("values")
-                    json.strings(match.values.map { value in
-                        field.kind.isBinary || value.string == nil ? Data(value.bytes).base64EncodedString() : value.lossyString
-                    })
+                    json.beginArray()
+                    for value in match.values {
+                        if field.kind.isBinary || !value.isUTF8 { json.base64(value) } else { json.string(value) }
+                    }
+                    json.endArray()
                 }
                 json.endObject()
             }
-        }
-        json.endArray()
-        json.key("more")
-        json.bool(more)
-        json.key("truncated")
-        json.bool(truncated)
-        json.endObject()
-        return String(decoding: json.bytes, as: UTF8.self) + "\n"
     }
 }
 
