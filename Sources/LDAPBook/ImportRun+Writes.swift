@@ -100,11 +100,18 @@ extension ImportRun {
         }
     }
 
-    /// Imports the record at `index` alone, from what the directory holds now.
+    /// Imports the record at `index` alone, from what the directory holds now; what it plans
+    /// then replaces what the batch had planned for the same entries.
     func replay(_ index: Int) async throws {
-        memory = Memory()
-        try await load([index])
+        var batchMemory = Memory()
+        swap(&batchMemory, &memory)
         var plan = BatchPlan()
+        defer {
+            for key in plan.order { if let target = memory.targets[key] { batchMemory.update(key, target) } }
+            swap(&batchMemory, &memory)
+        }
+        let dns = records[index].distinguishedName.map { [place($0)] } ?? []
+        memory.absorb(try await lookup.fetch([index], dns: dns), addedBy: addedByRecord)
         do {
             try self.plan(index, into: &plan)
         } catch let error as LDAPError where error.stopsImport {

@@ -64,8 +64,9 @@ final class ImportRun {
 
     var outcomes: [ImportOutcome?]
     /// What this import knows of the directory: the entries it read or plans, by DN key,
-    /// with indexes on what identifies them. A real run forgets it after each batch (the
-    /// directory holds the writes then); a dry run keeps it, since nothing is written.
+    /// with indexes on what identifies them. A real run keeps, from one batch to the next,
+    /// only what the batch just written planned (which the next batch's searches, made while
+    /// it was written, may not have seen); a dry run keeps it all, since nothing is written.
     var memory = Memory()
     /// The RDN values taken by new entries this import planned, in lower case.
     var allocatedNames: Set<String> = []
@@ -78,6 +79,8 @@ final class ImportRun {
     var done = 0
     /// Whether a write of this import has succeeded yet.
     var writeSucceeded = false
+    /// The searches that find who the records may be.
+    let lookup: ImportLookup
 
     init(book: AddressBook, records: [ImportRecord], options: ImportOptions, facts: AddressBook.ServerFacts,
          progress: (@Sendable (Int) -> Void)?) {
@@ -88,8 +91,13 @@ final class ImportRun {
         self.progress = progress
         keepsCardUIDs = facts.registry.hasLDAPBookSchema
         outcomes = Array(repeating: nil, count: records.count)
+        lookup = ImportLookup(connection: book.connection, records: records, peopleBase: try? book.peopleBase(),
+                              naming: book.configuration.naming, keepsCardUIDs: facts.registry.hasLDAPBookSchema)
     }
 
+    /// Plans and writes the records batch by batch. The searches of each batch are made while
+    /// the batch before it is written, so that the connection always has adds in flight:
+    /// what they could not see of that batch's writes, the plan of that batch tells.
     func run() async -> ImportResult {
         for index in records.indices {
             do {
@@ -99,22 +107,40 @@ final class ImportRun {
             }
         }
         let size = max(options.batchSize, 1)
-        var start = 0
-        while start < records.count, stop == nil {
-            let batch = Array(start..<min(start + size, records.count)).filter { outcomes[$0] == nil }
-            start += size
-            guard !batch.isEmpty else { continue }
+        let batches = stride(from: 0, to: records.count, by: size).map { start in
+            Array(start..<min(start + size, records.count)).filter { outcomes[$0] == nil }
+        }.filter { !$0.isEmpty }
+        var next = batches.first.map(fetch)
+        defer { next?.cancel() }
+        for (position, batch) in batches.enumerated() where stop == nil {
             do {
-                try await runBatch(batch)
+                guard let found = try await next?.value else { break }
+                next = nil
+                memory.absorb(found, addedBy: addedByRecord)
+                let plan = try await self.plan(batch)
+                next = batches.indices.contains(position + 1) ? fetch(batches[position + 1]) : nil
+                if options.dryRun {
+                    for index in batch { if let outcome = plan.outcomes[index] { finish(index, outcome) } }
+                    continue
+                }
+                try await write(plan)
+                // What the next batch's searches, made while this one was written, may not have seen.
+                memory = Memory(keeping: plan.order.compactMap { key in memory.targets[key].map { (key: key, value: $0) } })
             } catch let error as LDAPError {
                 stop = error
             } catch {
                 stop = LDAPError(.other, message: "\(error)", operation: "import")
             }
-            if !options.dryRun { memory = Memory() }
         }
         return ImportResult(outcomes: outcomes.map { $0 ?? ImportOutcome(.notTried) }, containers: createdContainers,
                             stoppedBy: stop, keepsCardUIDs: keepsCardUIDs)
+    }
+
+    /// Starts the searches for the records at `indices`.
+    func fetch(_ indices: [Int]) -> Task<ImportLookup.Found, any Error> {
+        let dns = indices.compactMap { records[$0].distinguishedName.map(place) }
+        let lookup = self.lookup
+        return Task { try await lookup.fetch(indices, dns: dns) }
     }
 
     func finish(_ index: Int, _ outcome: ImportOutcome) {
@@ -128,11 +154,9 @@ final class ImportRun {
 
     // MARK: A batch
 
-    /// Plans the people at `indices` against what the directory holds, then (unless this is a
-    /// dry run) writes the plan.
+    /// Plans the people at `indices` against what ``memory`` holds of the directory.
     /// - Throws: ``LDAPKit/LDAPError`` when the directory is unavailable or refuses access.
-    func runBatch(_ indices: [Int]) async throws {
-        try await load(indices)
+    func plan(_ indices: [Int]) async throws -> BatchPlan {
         var plan = BatchPlan()
         for index in indices {
             do {
@@ -144,11 +168,7 @@ final class ImportRun {
             }
         }
         try await planContainers(&plan)
-        if options.dryRun {
-            for index in indices { if let outcome = plan.outcomes[index] { finish(index, outcome) } }
-            return
-        }
-        try await write(plan)
+        return plan
     }
 
     /// What one batch will write.

@@ -46,8 +46,9 @@ struct ImportTests {
         #expect(Set(entries.flatMap { $0.strings("mail") }).count == 250)
     }
 
-    @Test("Records of one person (one email, one card UID) make one entry in one write; namesakes stay two people")
-    func samePersonInOneList() async throws {
+    @Test("Records of one person (one email, one card UID) make one entry; namesakes stay two people; in one batch, or each in its own, looked up while the one before it is written",
+          arguments: [100, 1])
+    func samePersonInOneList(batchSize: Int) async throws {
         let book = try await BookDirectory.book(try await BookDirectory.shared())
         let (email, phone, title) = try await fields(book)
         let tag = UUID().uuidString.prefix(8).lowercased()
@@ -62,7 +63,7 @@ struct ImportTests {
         ])
         list[4].cardUID = "urn:uuid:0b6f4a5e-7d39-4c1a-9d6e-\(tag)0000"
         list[5].cardUID = list[4].cardUID
-        let result = await book.importPeople(list, options: ImportOptions(batchSize: 100))
+        let result = await book.importPeople(list, options: ImportOptions(batchSize: batchSize))
         #expect(words(result) == ["added", "added", "updated", "added", "added", "updated"])
         #expect(result.outcomes[2].match == .earlierRecord(0))
         #expect(result.outcomes[5].match == .earlierRecord(4))
@@ -79,6 +80,27 @@ struct ImportTests {
         let grace = try #require(entries.first { $0.strings("sn") == ["Hopper-\(tag)"] })
         #expect(grace.strings("title") == ["Admiral"] && grace.strings("telephoneNumber") == ["+1 555 0100"])
         #expect(grace.strings("ldapbookCustomField") == ["vcard-uid=\(list[4].cardUID!)"])
+    }
+
+    @Test("Records of one DN in batches one after the other: the entry is added once, then given what the later records add")
+    func oneDNInSeveralBatches() async throws {
+        let book = try await BookDirectory.book(try await BookDirectory.shared())
+        let (email, phone, title) = try await fields(book)
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        let dn = try book.peopleBase().child("uid", LDAPValue("grace.\(tag)"))
+        var list = records([
+            NewPerson(givenName: "Grace", surname: "Hopper-\(tag)", values: [(email, [LDAPValue("grace.\(tag)@example.org")])]),
+            NewPerson(givenName: "Grace", surname: "Hopper-\(tag)", values: [(phone, ["+1 555 0100"])]),
+            NewPerson(givenName: "Grace", surname: "Hopper-\(tag)", values: [(title, ["Rear Admiral"])]),
+            NewPerson(givenName: "Grace", surname: "Hopper-\(tag)", values: [(phone, ["+1 555 0100"])]),
+        ])
+        for index in list.indices { list[index].distinguishedName = dn }
+        let result = await book.importPeople(list, options: ImportOptions(window: 4, batchSize: 1))
+        #expect(words(result) == ["added", "updated", "updated", "unchanged"])
+        #expect(result.outcomes.dropFirst().allSatisfy { $0.match == .earlierRecord(0) })
+        let entries = try await stored(book).filter { $0.dn.isEquivalent(to: dn) }
+        #expect(entries.count == 1)
+        #expect(entries.first?.strings("telephoneNumber") == ["+1 555 0100"] && entries.first?.strings("title") == ["Rear Admiral"])
     }
 
     @Test("Two cards of namesakes with different UIDs stay two people, and each is found again by its UID")
