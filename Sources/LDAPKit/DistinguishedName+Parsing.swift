@@ -54,6 +54,7 @@ extension DistinguishedName {
         let first = try parser.parseRelativeDistinguishedName()
         guard !parser.isAtEnd else {
             self.init(rdns: [first])
+            if Self.rendersAsItIs(bytes) { text = Array(bytes) }
             return
         }
         // The parser stopped at the separator; the parent is all that follows it.
@@ -72,6 +73,34 @@ extension DistinguishedName {
         rdns.append(first)
         rdns.append(contentsOf: parents.rdns)
         self.init(rdns: rdns)
+        if Self.rendersAsItIs(bytes) { text = Array(bytes) }
+    }
+
+    /// Whether `bytes`, the text of a DN, are exactly what ``utf8`` writes of the DN parsed
+    /// from them: UTF-8 with no escape, no quotes, no `;` for a separator, no `#` value, no
+    /// space beside a separator or at either end, and no `=` inside a value. A server sends
+    /// the DNs of most entries so.
+    static func rendersAsItIs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var equalsSigns = 0, separators = 0
+        for (index, byte) in bytes.enumerated() {
+            let previous = index > 0 ? bytes[index - 1] : nil, next = index + 1 < bytes.count ? bytes[index + 1] : nil
+            switch byte {
+            case 0x00..<0x20, 0x7F, UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: ">"):
+                return false
+            case UInt8(ascii: "="):
+                equalsSigns += 1
+            case UInt8(ascii: ","), UInt8(ascii: "+"):
+                separators += 1
+            case UInt8(ascii: "#") where previous == UInt8(ascii: "="):
+                return false
+            case UInt8(ascii: " "):
+                let beside: Set<UInt8?> = [nil, UInt8(ascii: ","), UInt8(ascii: "+"), UInt8(ascii: "=")]
+                if beside.contains(previous) || beside.contains(next) { return false }
+            default:
+                break
+            }
+        }
+        return equalsSigns == separators + 1 && StringRepresentation.isUTF8(bytes)
     }
 
     /// The text and RDNs of the parent DN parsed last, for

@@ -37,7 +37,8 @@ struct LDIFOutput {
     /// Appends `name: value`, or `name:: base64`, from the bytes where they are.
     private mutating func appendLine(_ name: String, _ value: UnsafeBufferPointer<UInt8>) {
         line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: name.utf8)
+        var name = name
+        name.withUTF8 { line.append(contentsOf: $0) }
         line.append(UInt8(ascii: ":"))
         Self.appendValueSpec(value, to: &line)
         appendFolded(line)

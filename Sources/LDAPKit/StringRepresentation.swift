@@ -115,16 +115,19 @@ enum StringRepresentation {
     /// section 2.5): an `oid` followed by zero or more `;option`s, each
     /// one or more letters, digits or hyphens.
     static func isAttributeDescription(_ description: String) -> Bool {
-        let utf8 = description.utf8
-        let type = utf8.prefix { $0 != UInt8(ascii: ";") }
-        guard isOID(type) else { return false }
-        var rest = utf8[type.endIndex...]
-        while !rest.isEmpty {
-            let option = rest.dropFirst().prefix { $0 != UInt8(ascii: ";") }
-            guard !option.isEmpty, option.allSatisfy(isKeyCharacter) else { return false }
-            rest = utf8[option.endIndex...]
+        // Read in place: LDIF checks the name before every line it writes.
+        var description = description
+        return description.withUTF8 { utf8 in
+            let typeEnd = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.count
+            guard isOID(UnsafeBufferPointer(rebasing: utf8[..<typeEnd])) else { return false }
+            var start = typeEnd
+            while start < utf8.count {
+                let end = utf8[(start + 1)...].firstIndex(of: UInt8(ascii: ";")) ?? utf8.count
+                guard end > start + 1, utf8[(start + 1)..<end].allSatisfy(isKeyCharacter) else { return false }
+                start = end
+            }
+            return true
         }
-        return true
     }
 
     /// Whether `bytes` are well-formed UTF-8. `String(validating:as:)` says the same, but

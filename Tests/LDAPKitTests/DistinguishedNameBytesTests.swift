@@ -71,4 +71,38 @@ struct DistinguishedNameBytesTests {
         }
         #expect(dn == (try DistinguishedName(parsing: "uid=b,dc=example")))
     }
+
+    @Test("The text a DN was read from is its string only when writing it gives the same text: random DNs, spaces, escapes, = and # among them")
+    func keptText() throws {
+        var random = SeededRandom(seed: 4514)
+        let pieces = ["a", "Ada", "zoë", "山田", " ", ",", "+", "=", "#", "\\,", "\\2C", "\"", ";", "x y", "ou=people", "dc=example"]
+        var kept = 0
+        for _ in 0..<4000 {
+            var text = "uid="
+            for _ in 0..<Int(random.next() % 6) { text += pieces[Int(random.next() % UInt64(pieces.count))] }
+            if random.next() % 3 == 0 { text += [0xFF].map { String(UnicodeScalar($0)) }.joined() }
+            text += random.next() % 2 == 0 ? ",ou=people,dc=example" : ""
+            var utf8 = Array(text.utf8)
+            if random.next() % 7 == 0 { utf8.append(0xFF) }
+            var parents = DistinguishedName.ParentCache()
+            guard let dn = try? utf8.withUnsafeMutableBufferPointer({
+                try DistinguishedName(parsingUTF8: UnsafeBufferPointer($0), parents: &parents)
+            }) else { continue }
+            let written = DistinguishedName(rdns: dn.rdns)
+            #expect(written.text == nil)
+            #expect(dn.utf8 == written.utf8, "\(text.debugDescription)")
+            #expect(dn == written && dn.hashValue == written.hashValue)
+            if dn.text != nil {
+                kept += 1
+                #expect(dn.text == utf8)
+            }
+        }
+        #expect(kept > 100, "most plain DNs keep their text")
+        var ada = Array("uid=ada,dc=example".utf8)
+        var parents = DistinguishedName.ParentCache()
+        var changed = try ada.withUnsafeMutableBufferPointer { try DistinguishedName(parsingUTF8: UnsafeBufferPointer($0), parents: &parents) }
+        #expect(changed.text != nil)
+        changed.rdns[0] = RelativeDistinguishedName(type: "uid", value: "alan")
+        #expect(changed.text == nil && changed.string == "uid=alan,dc=example")
+    }
 }
