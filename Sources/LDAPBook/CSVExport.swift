@@ -23,7 +23,7 @@ public struct CSVExport {
     /// The column of each field, by field name.
     private var columnOfField: [String: Int] = [:]
     /// What each attribute name is to the table, as met.
-    private var roles: [String: Role] = [:]
+    private var roles = NameMemo<Role>()
     /// The cell being made.
     private var cell: [UInt8] = []
     /// The number of the row each column last had a cell in, by column number.
@@ -111,12 +111,12 @@ public struct CSVExport {
     /// What `name` is to the table, worked out the first time it is met.
     private mutating func role(of name: String) -> Role {
         if let known = roles[name] { return known }
-        let role = resolveRole(of: name)
-        if roles.count < 4096 { roles[name] = role }
+        let role = Self.role(of: name, registry: registry)
+        roles.remember(role, for: name)
         return role
     }
 
-    private func resolveRole(of name: String) -> Role {
+    private static func role(of name: String, registry: FieldRegistry) -> Role {
         let lowered = name.lowercased()
         if lowered == LDAPBookSchemaName.customField.lowercased() { return .customFields }
         if lowered == "objectclass" || registry.isSecret(name) { return .none }

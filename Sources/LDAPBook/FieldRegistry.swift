@@ -39,7 +39,7 @@ public struct FieldRegistry: Sendable {
     func storedField(_ name: String) -> StoredField {
         if let known = known.stored.withLock({ $0[name] }) { return known }
         let stored = resolveStoredField(name)
-        known.stored.withLock { KnownNames.remember(stored, for: name, in: &$0) }
+        known.stored.withLock { $0.remember(stored, for: name) }
         return stored
     }
 
@@ -48,7 +48,7 @@ public struct FieldRegistry: Sendable {
     public func isSecret(_ attribute: String) -> Bool {
         if let known = known.secrets.withLock({ $0[attribute] }) { return known }
         let secret = SecretAttributes.isSecret(attribute, schema: schema)
-        known.secrets.withLock { KnownNames.remember(secret, for: attribute, in: &$0) }
+        known.secrets.withLock { $0.remember(secret, for: attribute) }
         return secret
     }
 
@@ -68,7 +68,7 @@ public struct FieldRegistry: Sendable {
     public func field(named name: String) throws(AddressBookError) -> Field {
         if let known = known.fields.withLock({ $0[name] }) { return try known.get() }
         let resolved = Result { () throws(AddressBookError) in try resolveField(named: name) }
-        known.fields.withLock { KnownNames.remember(resolved, for: name, in: &$0) }
+        known.fields.withLock { $0.remember(resolved, for: name) }
         return try resolved.get()
     }
 
@@ -249,6 +249,18 @@ public struct FieldRegistry: Sendable {
     }
 }
 
+extension LDAPValue {
+    /// Whether the value (UTF-8) is empty or only white space, as ``Swift/String/isBlank`` tells.
+    public var isBlank: Bool {
+        withUnsafeBufferPointer { bytes in
+            // A printable ASCII character is no white space: most values end here at once.
+            if bytes.contains(where: { (0x21...0x7E).contains($0) }) { return false }
+            if bytes.allSatisfy({ $0 == 0x20 || (0x09...0x0D).contains($0) }) { return true }
+            return String(decoding: bytes, as: UTF8.self).allSatisfy(\.isWhitespace)
+        }
+    }
+}
+
 extension String {
     /// Whether the string is empty or only white space: printable ASCII is not, told without
     /// breaking it into characters.
@@ -269,15 +281,7 @@ extension String {
 
 /// What a ``FieldRegistry`` has worked out, shared by its copies.
 private final class KnownNames: Sendable {
-    let secrets = Mutex<[String: Bool]>([:])
-    let fields = Mutex<[String: Result<Field, AddressBookError>]>([:])
-    let stored = Mutex<[String: StoredField]>([:])
-
-    /// The most names kept: the attributes of a directory and the fields people name are a
-    /// few hundred; names beyond these (an import's made-up custom fields) are worked out again.
-    static let capacity = 4096
-
-    static func remember<Answer>(_ answer: Answer, for name: String, in answers: inout [String: Answer]) {
-        if answers.count < capacity { answers[name] = answer }
-    }
+    let secrets = Mutex(NameMemo<Bool>())
+    let fields = Mutex(NameMemo<Result<Field, AddressBookError>>())
+    let stored = Mutex(NameMemo<StoredField>())
 }

@@ -27,7 +27,7 @@ extension Person {
 public struct PersonJSON {
     /// The fields of the directory the people come from.
     public let registry: FieldRegistry
-    private var known: [String: StoredField] = [:]
+    private var known = NameMemo<StoredField>()
 
     /// A writer of people of the directory `registry` describes.
     public init(registry: FieldRegistry) {
@@ -45,17 +45,17 @@ public struct PersonJSON {
             json.string(uid)
         }
         json.key("name")
-        json.string(person.displayName)
+        if let name = person.storedDisplayName { json.string(name) } else { json.string(person.displayName) }
         json.key("fields")
         json.beginObject()
         // Held here while the fields are written, so that the closure owns it alone.
-        var known: [String: StoredField] = [:]
+        var known = NameMemo<StoredField>()
         swap(&known, &self.known)
         defer { swap(&known, &self.known) }
         person.forEachField(registry: registry, storedField: { name in
             if let stored = known[name] { return stored }
             let stored = registry.storedField(name)
-            if known.count < 4096 { known[name] = stored }
+            known.remember(stored, for: name)
             return stored
         }) { field, values in
             json.key(field.name)

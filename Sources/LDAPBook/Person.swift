@@ -32,10 +32,19 @@ public struct Person: Sendable, Identifiable {
 
     /// The name to show: `displayName`, else the first `cn`, else given name and surname.
     public var displayName: String {
-        if let display = entry.string("displayName"), !display.isEmpty { return display }
-        if let common = entry.string("cn"), !common.isEmpty { return common }
+        if let stored = storedDisplayName { return stored.lossyString }
         let parts = [givenNames.first, surnames.first].compactMap { $0 }
         return parts.isEmpty ? dn.string : parts.joined(separator: " ")
+    }
+
+    /// ``displayName`` as the value it is stored as, when it is one (`displayName`, else the
+    /// first `cn`), for writing it out without making a string first; `nil` when it is made of
+    /// the given name and surname, or the DN.
+    public var storedDisplayName: LDAPValue? {
+        for attribute in ["displayName", "cn"] {
+            if let value = entry[attribute].first(where: \.isUTF8), !value.isEmpty { return value }
+        }
+        return nil
     }
 
     /// The values of `field` (all of them, for a multi-valued field).
@@ -68,7 +77,12 @@ public struct Person: Sendable, Identifiable {
     /// What tells this person apart from others of the same name, as lists show it: their
     /// title, department and organisation (the first of each), those the entry was read with.
     public var details: [String] {
-        Self.detailAttributes.compactMap { entry.string($0) }.filter { !$0.isBlank }
+        detailValues.map(\.lossyString)
+    }
+
+    /// ``details`` as the values they are stored as.
+    public var detailValues: [LDAPValue] {
+        Self.detailAttributes.compactMap { entry[$0].first(where: \.isUTF8) }.filter { !$0.isBlank }
     }
 
     /// The attributes to request to see `fields` of a person, and no others.

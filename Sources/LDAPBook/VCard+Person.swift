@@ -53,7 +53,7 @@ public struct VCardExport {
 
     private var line = VCardContentLineWriter()
     /// What each attribute name is to a card, as met.
-    private var roles: [String: Role] = [:]
+    private var roles = NameMemo<Role>()
     /// The current entry's values in each place (``Place`` and then ``extraBuiltIns``).
     private var places: [[LDAPValue]]
     /// The current entry's other text attributes of the schema, in the entry's order.
@@ -169,12 +169,12 @@ public struct VCardExport {
     /// What `name` is to a card, worked out the first time it is met.
     private mutating func role(of name: String) -> Role {
         if let known = roles[name] { return known }
-        let role = resolveRole(of: name)
-        if roles.count < 4096 { roles[name] = role }
+        let role = Self.role(of: name, registry: registry)
+        roles.remember(role, for: name)
         return role
     }
 
-    private func resolveRole(of name: String) -> Role {
+    private static func role(of name: String, registry: FieldRegistry) -> Role {
         if registry.isSecret(name) { return .ignored }
         if let place = Place.allCases.first(where: { $0.attribute.equalsIgnoringCase(name) }) { return .place(place.rawValue) }
         if let extra = Self.extraBuiltIns.firstIndex(where: { $0.attribute.equalsIgnoringCase(name) }) {
@@ -192,21 +192,12 @@ public struct VCardExport {
     }
 
     private func texts(_ values: [LDAPValue]) -> LazyFilterSequence<[LDAPValue]> {
-        values.lazy.filter { $0.isUTF8 && !Self.isBlank($0) }
+        values.lazy.filter { $0.isUTF8 && !$0.isBlank }
     }
 
     /// The text values in `place` as strings.
     private func strings(_ place: Place) -> [String] {
         texts(place).map(\.lossyString)
-    }
-
-    /// Whether `value` (UTF-8) is only white space.
-    private static func isBlank(_ value: LDAPValue) -> Bool {
-        value.withUnsafeBufferPointer { bytes in
-            if bytes.allSatisfy({ $0 == 0x20 || (0x09...0x0D).contains($0) }) { return true }
-            guard bytes.contains(where: { $0 >= 0x80 }) else { return false }
-            return String(decoding: bytes, as: UTF8.self).allSatisfy(\.isWhitespace)
-        }
     }
 
     // MARK: Writing properties
@@ -406,8 +397,20 @@ public struct VCardExport {
     }
 
     private mutating func uid(of dn: DistinguishedName, to output: inout [UInt8]) {
+        let stored = VCardIdentity.storedUID(in: places[Place.custom.rawValue])
+        // Most people: no card UID of their own, and an ASCII entryUUID, written as
+        // ``VCardIdentity/exportedUID(of:version:)`` writes it (in lower case, `urn:uuid:` in
+        // 4.0), from its bytes.
+        if stored?.isEmpty ?? true, let uuid = places[Place.entryUUID.rawValue].first, !uuid.isEmpty,
+           uuid.withUnsafeBufferPointer({ $0.allSatisfy { (0x21...0x7E).contains($0) } }) {
+            line.begin("UID")
+            if version == .v4 { line.value(ascii: "urn:uuid:") }
+            line.value(asciiLowercased: uuid)
+            line.end(to: &output)
+            return
+        }
         guard let (value, isText) = VCardIdentity.exportedUID(
-            stored: VCardIdentity.storedUID(in: places[Place.custom.rawValue]),
+            stored: stored,
             entryUUID: places[Place.entryUUID.rawValue].first?.string, dn: dn, version: version) else { return }
         line.begin("UID")
         if isText {

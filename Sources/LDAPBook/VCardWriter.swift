@@ -117,23 +117,29 @@ struct VCardContentLineWriter {
 
     private mutating func value(text: UnsafeBufferPointer<UInt8>) {
         startValue()
+        // The runs between the characters escaped are copied whole.
+        var run = 0
         var index = 0
         while index < text.count {
             let byte = text[index]
             switch byte {
             case UInt8(ascii: "\\"), UInt8(ascii: ","), UInt8(ascii: ";"):
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<index]))
                 bytes.append(UInt8(ascii: "\\"))
                 bytes.append(byte)
-            case 0x0D:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                if index + 1 < text.count, text[index + 1] == 0x0A { index += 1 }
-            case 0x0A:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D, 0x0A:
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<index]))
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(UInt8(ascii: "n"))
+                if byte == 0x0D, index + 1 < text.count, text[index + 1] == 0x0A { index += 1 }
             default:
-                bytes.append(byte)
+                index += 1
+                continue
             }
             index += 1
+            run = index
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<index]))
     }
 
     /// Appends a separator of a list (`,`) or of a structured value's components (`;`).
@@ -165,6 +171,14 @@ struct VCardContentLineWriter {
         bytes.append(contentsOf: raw.utf8)
     }
 
+    /// Appends ASCII `raw` in lower case, as it is otherwise (an `entryUUID`).
+    mutating func value(asciiLowercased raw: LDAPValue) {
+        startValue()
+        raw.withUnsafeBufferPointer { raw in
+            for byte in raw { bytes.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte) }
+        }
+    }
+
     /// Appends the base64 of `data`.
     mutating func value(base64 data: LDAPValue) {
         startValue()
@@ -182,21 +196,18 @@ struct VCardContentLineWriter {
     }
 
     /// `BEGIN:VCARD` and the `VERSION` line.
-    mutating func beginCard(version: VCardVersion, to output: inout [UInt8]) {
-        begin("BEGIN")
-        value(ascii: "VCARD")
-        end(to: &output)
-        begin("VERSION")
-        value(ascii: version.rawValue)
-        end(to: &output)
+    func beginCard(version: VCardVersion, to output: inout [UInt8]) {
+        output.append(contentsOf: version == .v4 ? Self.beginning4 : Self.beginning3)
     }
 
     /// `END:VCARD`.
-    mutating func endCard(to output: inout [UInt8]) {
-        begin("END")
-        value(ascii: "VCARD")
-        end(to: &output)
+    func endCard(to output: inout [UInt8]) {
+        output.append(contentsOf: Self.ending)
     }
+
+    private static let beginning4 = Array("BEGIN:VCARD\r\nVERSION:4.0\r\n".utf8)
+    private static let beginning3 = Array("BEGIN:VCARD\r\nVERSION:3.0\r\n".utf8)
+    private static let ending = Array("END:VCARD\r\n".utf8)
 
     /// Ends the line: appends it to `output` folded into lines of at most
     /// ``VCardWriter/maximumLineLength`` octets, each ending in CRLF; continuation lines
@@ -227,13 +238,13 @@ struct VCardContentLineWriter {
     /// Appends `name` in uppercase: ASCII letters by themselves, anything else as
     /// `uppercased()` has it.
     private mutating func appendUppercased(_ name: String) {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
-            for byte in name.utf8 {
-                bytes.append((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 0x20 : byte)
-            }
-        } else {
-            bytes.append(contentsOf: name.uppercased().utf8)
+        var name = name
+        let ascii = name.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 >= 0x80 }) else { return false }
+            for byte in utf8 { bytes.append((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 0x20 : byte) }
+            return true
         }
+        if !ascii { bytes.append(contentsOf: name.uppercased().utf8) }
     }
 
     /// A parameter value in its written form: RFC 6868 escapes, and quotes when it holds a

@@ -14,8 +14,10 @@ enum Export {
             older readers); each card's UID is the card UID the person was imported with, else the \
             entry's entryUUID (urn:uuid:...), which a later import maps back to the same person. \
             JSON gives the same UID as "uid". LDIF is what ldapsearch -LLL prints, which ldapadd, \
-            slapadd and ldapbook import take back. Secrets (userPassword and other password and \
-            key attributes) are never exported.
+            slapadd and ldapbook import take back. CSV has a column for every field the people \
+            have, which is known once everyone is read: the rows wait in a temporary file in \
+            $TMPDIR (else /tmp), readable by you alone and removed at once, and are written at the \
+            end. Secrets (userPassword and other password and key attributes) are never exported.
             """,
         options: [
             OptionSpec(["--format"], .value("vcard|ldif|json|csv"), help: "output format (default vcard)"),
@@ -41,6 +43,8 @@ enum Export {
         if format == "json" { output.bytes.append(UInt8(ascii: "[")) }
         var cards = VCardExport(registry: registry, version: version)
         var people = PersonJSON(registry: registry)
+        // Whether LDIF writes each attribute, by name (the registry's answers, kept here).
+        var written: [String: Bool] = [:]
         // CSV's columns are known once everyone is read: the rows wait in a temporary file.
         var table = CSVExport(registry: registry)
         let rows = format == "csv" ? try RecordSpool() : nil
@@ -53,7 +57,12 @@ enum Export {
                 // User attributes only, as ldapsearch prints them: what ldapadd, slapadd and
                 // ldapbook import take back; never secrets (passwords, keys). entryUUID is read
                 // for the vCard and JSON UID only.
-                LDIFWriter.append(found, to: &output.bytes) { !registry.isSecret($0.name) && !$0.isNamed("entryUUID") }
+                LDIFWriter.append(found, to: &output.bytes) { attribute in
+                    if let known = written[attribute.name] { return known }
+                    let writes = !registry.isSecret(attribute.name) && !attribute.isNamed("entryUUID")
+                    if written.count < 4096 { written[attribute.name] = writes }
+                    return writes
+                }
             case "json":
                 // The identity a vCard export gives the person, for tools that keep contacts by it.
                 output.bytes += count == 0 ? Array("\n".utf8) : Array(",\n".utf8)
