@@ -94,17 +94,17 @@ struct ChildRun {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         guard spawned == 0 else { throw BenchError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))") }
+        // wait4's ru_maxrss would report this process's own peak: the child starts out in
+        // this process's address space before it executes. The child's high-water mark
+        // (VmHWM) is read instead, every few milliseconds while it runs.
+        let peak = PeakWatcher(pid: pid)
+        if watchesMemory { peak.start() }
         var output = Data()
         if capture {
             close(pipeDescriptors[1])
             let reader = FileHandle(fileDescriptor: pipeDescriptors[0], closeOnDealloc: true)
             output = reader.readDataToEndOfFile()
         }
-        // wait4's ru_maxrss would report this process's own peak: the child starts out in
-        // this process's address space before it executes. The child's high-water mark
-        // (VmHWM) is read instead, every few milliseconds while it runs.
-        let peak = PeakWatcher(pid: pid)
-        if watchesMemory { peak.start() }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}

@@ -20,6 +20,11 @@ struct Report {
         text += paragraph + "\n\n"
     }
 
+    /// Puts `section` before everything written so far.
+    mutating func prepend(_ section: String) {
+        text = section + text
+    }
+
     /// What the numbers were measured on.
     static func machine() -> String {
         func firstLine(_ command: [String]) -> String {

@@ -11,6 +11,13 @@ final class Bench: @unchecked Sendable {
     let photos: [[UInt8]]
     let quick: Bool
     var report = Report()
+    /// The ratios to the peer found so far, for the summary: size, what, ratio.
+    var lookupRatios: [(size: Int, what: String, ratio: Double)] = []
+    var exportRatios: [(size: Int, what: String, ratio: Double)] = []
+    var importRatios: [(size: Int, ratio: Double)] = []
+    /// Peak RSS of each export, by size.
+    var exportPeaks: [(size: Int, what: String, bytes: Int)] = []
+    var exportCommands = ""
 
     init(work: URL, ldapbook: String, photos: [[UInt8]], quick: Bool) {
         self.work = work
@@ -104,59 +111,121 @@ func plainPrefixFilter(_ words: [String]) -> LDAPFilter {
 
 // MARK: - 1. One lookup as a user runs it
 
-extension Bench {
-    func processLookup(size: Int, server: Slapd) throws {
-        let plain = plainPrefixFilter(["jo"])
-        let attributes = Person.attributes(for: [])
-        let runs = quick ? 10 : 40
-        let commands: [(String, [String])] = [
-            ("ldapbook find jo", [ldapbook, "find", "jo", "-H", server.ldapURI, "-b", suffix]),
-            ("ldapsearch (the plain prefix filter, the name attributes, pages of 500)",
-             ["/usr/bin/ldapsearch", "-x", "-LLL", "-H", server.ldapURI, "-b", suffix, "-E", "pr=500/noprompt",
-              plain.description] + attributes),
-            ("ldapsearch (the same, without paging)",
-             ["/usr/bin/ldapsearch", "-x", "-LLL", "-H", server.ldapURI, "-b", suffix, plain.description] + attributes),
-        ]
-        for (_, arguments) in commands {
-            for _ in 0..<3 { _ = try ChildRun.run(arguments, environment: childEnvironment) }
+/// Commands that take turns, and what each run of them took.
+struct TurnTaking {
+    struct Command {
+        let label: String
+        /// The command line as BENCHMARKS.md shows it.
+        let shown: String
+        let arguments: [String]
+    }
+
+    let commands: [Command]
+    private(set) var timings: [Timings]
+    private(set) var cpu: [Double]
+    private(set) var serverCPU: [Double]
+    private(set) var peakRSS: [Int]
+    private(set) var runs = 0
+
+    init(_ commands: [Command]) {
+        self.commands = commands
+        timings = Array(repeating: Timings(), count: commands.count)
+        cpu = Array(repeating: 0, count: commands.count)
+        serverCPU = Array(repeating: 0, count: commands.count)
+        peakRSS = Array(repeating: 0, count: commands.count)
+    }
+
+    /// Runs each command `warmUps` times, then all of them in turn `runs` times, one run
+    /// each, so that what else the shared machine does at the time weighs on all alike.
+    /// (Measured as blocks, one command after the other, the same two binaries gave 1.17×
+    /// once and 1.04× taking turns.)
+    mutating func run(_ runs: Int, warmUps: Int = 2, server: Slapd, environment: [String: String],
+                      allowing allowed: Set<Int32> = [0]) throws {
+        for command in commands {
+            for _ in 0..<warmUps { _ = try ChildRun.run(command.arguments, environment: environment) }
         }
-        // The commands take turns, one run each, so that what else the machine does at the
-        // time weighs on both alike. Measured as two blocks, one after the other, the same
-        // two binaries gave 1.17× once and 1.04× taking turns on this shared machine.
-        var timings = [Timings](repeating: Timings(), count: commands.count)
-        var cpu = [Double](repeating: 0, count: commands.count)
-        var serverCPU = [Double](repeating: 0, count: commands.count)
         for _ in 0..<runs {
-            for (index, (label, arguments)) in commands.enumerated() {
+            for (index, command) in commands.enumerated() {
                 let serverBefore = CPUUsage.processSeconds(server.processIdentifier ?? 0)
-                let run = try ChildRun.run(arguments, environment: childEnvironment)
+                let run = try ChildRun.run(command.arguments, environment: environment)
                 serverCPU[index] += CPUUsage.processSeconds(server.processIdentifier ?? 0) - serverBefore
-                guard run.status == 0 else { throw BenchError("\(label) exited \(run.status)") }
+                guard allowed.contains(run.status) else { throw BenchError("\(command.label) exited \(run.status)") }
                 timings[index].append(run.wall)
                 cpu[index] += run.cpu
             }
         }
-        let medians = timings.map(\.median)
-        let rows = commands.indices.map { index in
-            [commands[index].0, formatSeconds(timings[index].median), formatSeconds(timings[index].p95),
-             formatSeconds(cpu[index] / Double(runs)), formatSeconds(serverCPU[index] / Double(runs))]
+        // Memory in runs of their own: reading /proc every 2 ms takes a share of the CPU the
+        // timed runs would feel.
+        for (index, command) in commands.enumerated() {
+            peakRSS[index] = max(peakRSS[index], try ChildRun.run(command.arguments, environment: environment, watchesMemory: true).maxRSS)
         }
-        func count(_ filter: LDAPFilter) throws -> Int {
-            try ChildRun.run(["/usr/bin/ldapsearch", "-x", "-LLL", "-H", server.ldapURI, "-b", suffix, "-E", "pr=500/noprompt",
-                              filter.description, "1.1"], environment: childEnvironment, capture: true).output
-                .split(separator: "\n").filter { $0.hasPrefix("dn:") }.count
+        self.runs += runs
+    }
+
+    /// The median wall time of command `index` over that of command `reference`.
+    func ratio(_ index: Int, to reference: Int) -> Double {
+        timings[index].median / timings[reference].median
+    }
+
+    /// A row per command: median, p95, CPU per run (client and slapd), peak RSS, and the ratio
+    /// to `reference`'s median.
+    func rows(reference: Int) -> [[String]] {
+        commands.indices.map { index in
+            [commands[index].label, formatSeconds(timings[index].median), formatSeconds(timings[index].p95),
+             formatSeconds(cpu[index] / Double(max(runs, 1))), formatSeconds(serverCPU[index] / Double(max(runs, 1))),
+             formatMB(peakRSS[index]), index == reference ? "1" : String(format: "**%.2f×**", ratio(index, to: reference))]
         }
-        let matches = try count(plain)
-        // What ldapbook's own filter has the server send, and how many of those it keeps.
-        let read = try count(NameMatcher(try NameQuery("jo")).filter)
-        let found = try ChildRun.run([ldapbook, "find", "jo", "--limit", "1000000", "--format", "json", "-H", server.ldapURI, "-b", suffix],
-                                     environment: childEnvironment, capture: true).output
-        let kept = found.components(separatedBy: "\"dn\":").count - 1
-        report.section("1. One lookup as a user runs it (\(size.formatted()) entries, \(matches) match `jo`)",
-                       headers: ["command", "median", "p95", "client CPU/run", "slapd CPU/run"], rows: rows,
-                       note: String(format: "ldapbook / the faster ldapsearch (median wall time): **%.2f×** (target ≤ 1.25×; %.2f× the paged one). %d runs each, taking turns, after 3 warm-up runs each; ldapsearch's filter is `%@`. ldapbook's filter (the accented spellings of the first letters, on first, last and full names) has the server send %d entries (%.2f× what the plain filter matches), of which the matcher keeps %d; it reads them in one page of up to 20,000.",
-                                    medians[0] / min(medians[1], medians[2]), medians[0] / medians[1], runs, plain.description,
-                                    read, Double(read) / Double(max(matches, 1)), kept))
+    }
+
+    /// The exact command lines, for the report.
+    var commandLines: String {
+        commands.map { "`\($0.shown)`" }.joined(separator: "; ")
+    }
+}
+
+extension Bench {
+    func processLookup(size: Int, server: Slapd) throws {
+        // The people ldapbook's name search reads, and what it reads of them: ldapsearch asked
+        // for the same prints the same people, in one page of up to 20,000 as ldapbook asks.
+        let matcher = NameMatcher(try NameQuery("jo"))
+        let filter = matcher.filter.description
+        let attributes = matcher.readAttributes
+        let connection = ["-H", server.ldapURI, "-b", suffix]
+        var turns = TurnTaking([
+            .init(label: "ldapsearch, the same filter and attributes, one page of up to 20,000",
+                  shown: "ldapsearch -x -LLL -H URI -b BASE -E pr=20000/noprompt \"$(ldapbook-bench filter jo | head -1)\" $(ldapbook-bench filter jo | tail -n +2)",
+                  arguments: ["/usr/bin/ldapsearch", "-x", "-LLL"] + connection + ["-E", "pr=20000/noprompt", filter] + attributes),
+            .init(label: "ldapbook find jo (the table of the first 20)", shown: "ldapbook find jo -H URI -b BASE",
+                  arguments: [ldapbook, "find", "jo"] + connection),
+            .init(label: "ldapbook find jo --format json (the first 20)", shown: "ldapbook find jo --format json -H URI -b BASE",
+                  arguments: [ldapbook, "find", "jo", "--format", "json"] + connection),
+            .init(label: "ldapbook find jo --limit 1000000 (the table of all)", shown: "ldapbook find jo --limit 1000000 -H URI -b BASE",
+                  arguments: [ldapbook, "find", "jo", "--limit", "1000000"] + connection),
+            .init(label: "ldapbook find jo --limit 1000000 --format json (all)",
+                  shown: "ldapbook find jo --limit 1000000 --format json -H URI -b BASE",
+                  arguments: [ldapbook, "find", "jo", "--limit", "1000000", "--format", "json"] + connection),
+        ])
+        try turns.run(quick ? 10 : 40, warmUps: 3, server: server, environment: childEnvironment)
+        // The same people: as many as ldapsearch prints, ldapbook lists.
+        let printed = try ChildRun.run(turns.commands[0].arguments, environment: childEnvironment, capture: true).output
+            .split(separator: "\n").filter { $0.hasPrefix("dn:") }.count
+        let listed = try ChildRun.run(turns.commands[4].arguments, environment: childEnvironment, capture: true).output
+            .components(separatedBy: "\"dn\":").count - 1
+        guard printed == listed else { throw BenchError("ldapsearch printed \(printed) people, ldapbook find listed \(listed)") }
+        let plain = try ChildRun.run(["/usr/bin/ldapsearch", "-x", "-LLL"] + connection + ["-E", "pr=20000/noprompt",
+                                      plainPrefixFilter(["jo"]).description, "1.1"], environment: childEnvironment, capture: true).output
+            .split(separator: "\n").filter { $0.hasPrefix("dn:") }.count
+        report.section("1. One lookup as a user runs it (\(size.formatted()) entries, \(listed) people found for `jo`)",
+                       headers: ["command", "median", "p95", "client CPU/run", "slapd CPU/run", "peak RSS", "vs ldapsearch"],
+                       rows: turns.rows(reference: 0),
+                       note: String(format: "Target: within 1.10× of ldapsearch printing the same people, in table and JSON form. "
+                                    + "%d runs each, taking turns, after 3 warm-up runs each. Both send ldapbook's filter for `jo` (its "
+                                    + "accented spellings of the first letters, on first, last and full names) and ask for the same "
+                                    + "attributes; both get the same %d people (ldapsearch's are counted, and ldapbook's JSON of all), "
+                                    + "against %d for the plain `%@`. Commands: %@.",
+                                    turns.runs, listed, plain, plainPrefixFilter(["jo"]).description, turns.commandLines))
+        lookupRatios += [(size, "find jo", turns.ratio(1, to: 0)), (size, "find jo --format json", turns.ratio(2, to: 0)),
+                         (size, "find jo, all, table", turns.ratio(3, to: 0)), (size, "find jo, all, JSON", turns.ratio(4, to: 0))]
     }
 }
 
@@ -347,15 +416,24 @@ extension Bench {
 // MARK: - 4. Bulk import
 
 extension Bench {
-    func bulkImport(size: Int) async throws {
-        // People only: ldapbook creates the people container itself, and ldapadd gets it
-        // added beforehand, untimed.
+    /// The people-only LDIF of `size` people: ldapbook creates the people container itself,
+    /// and ldapadd gets it added beforehand, untimed.
+    func importFile(_ size: Int) throws -> URL {
         let file = work.appendingPathComponent("people-only-v1-\(size).ldif")
         if !FileManager.default.fileExists(atPath: file.path) {
-            try BenchPeople.writeLDIF(count: size, suffix: suffix, photos: photos, to: file, includingContainer: false)
+            try BenchPeople.writeLDIF(count: size, suffix: suffix, photos: photos, to: file.appendingPathExtension("tmp"),
+                                      includingContainer: false)
+            try FileManager.default.moveItem(at: file.appendingPathExtension("tmp"), to: file)
         }
+        return file
+    }
+
+    /// `ldapadd -f` and `ldapbook import` of the same `size` unique people, each into an
+    /// empty directory of its own: the rows, and the ratio in words.
+    /// With `exportingCards`, the people imported are exported as vCards for ``cardImport(count:)``.
+    func bulkImport(size: Int, exportingCards: Bool) async throws -> (rows: [[String]], ratio: String) {
+        let file = try importFile(size)
         var rows: [[String]] = []
-        var walls: [String: Double] = [:]
 
         let plain = try await emptyServer()
         let container = try await connect(plain, asRoot: true)
@@ -367,10 +445,10 @@ extension Bench {
         var serverCPU = CPUUsage.processSeconds(plain.processIdentifier ?? 0) - serverBefore
         guard added.status == 0 else { throw BenchError("ldapadd exited \(added.status)") }
         let plainCount = try await personCount(plain)
-        walls["ldapadd"] = seconds(added.wall)
-        rows.append(["`ldapadd -f` (one add at a time)", formatSeconds(seconds(added.wall)), formatRate(Double(size) / seconds(added.wall)),
-                     "\(plainCount)", String(format: "%.1f s", added.cpu), String(format: "%.1f s", serverCPU)])
         plain.cleanup()
+        rows.append([size.formatted(), "`ldapadd -x -H URI -D ROOTDN -y FILE -f people.ldif` (one add at a time)",
+                     formatSeconds(seconds(added.wall)), formatRate(Double(size) / seconds(added.wall)),
+                     "\(plainCount)", String(format: "%.1f s", added.cpu), String(format: "%.1f s", serverCPU)])
 
         let book = try await emptyServer()
         let importArguments = [ldapbook, "import", file.path, "-H", book.ldapURI, "-b", suffix, "-D", book.rootDN, "-y", try passwordFile(book)]
@@ -379,50 +457,120 @@ extension Bench {
         serverCPU = CPUUsage.processSeconds(book.processIdentifier ?? 0) - serverBefore
         guard imported.status == 0 else { throw BenchError("ldapbook import exited \(imported.status)") }
         let bookCount = try await personCount(book)
-        walls["ldapbook"] = seconds(imported.wall)
-        rows.append(["`ldapbook import` (identity checks, up to 32 adds in flight)", formatSeconds(seconds(imported.wall)),
-                     formatRate(Double(size) / seconds(imported.wall)), "\(bookCount)", String(format: "%.1f s", imported.cpu),
-                     String(format: "%.1f s", serverCPU)])
-
-        // vCards: exported from the people just imported, imported into an empty server.
-        let cards = quick ? 500 : 10_000
-        let vcf = work.appendingPathComponent("people-\(cards).vcf")
-        let export = try ChildRun.run([ldapbook, "export", "--format", "vcard", "-H", book.ldapURI, "-b", suffix], environment: childEnvironment, capture: true)
-        let allCards = export.output.components(separatedBy: "END:VCARD\r\n").prefix(cards)
-        try (allCards.joined(separator: "END:VCARD\r\n") + "END:VCARD\r\n").write(to: vcf, atomically: true, encoding: .utf8)
+        guard bookCount == plainCount else { throw BenchError("ldapbook import made \(bookCount) people, ldapadd \(plainCount)") }
+        if exportingCards { try exportCards(from: book) }
         book.cleanup()
-        let cardServer = try await emptyServer()
-        serverBefore = CPUUsage.processSeconds(cardServer.processIdentifier ?? 0)
-        let cardImport = try ChildRun.run([ldapbook, "import", vcf.path, "-H", cardServer.ldapURI, "-b", suffix, "-D", cardServer.rootDN,
-                                           "-y", try passwordFile(cardServer)], environment: childEnvironment)
-        serverCPU = CPUUsage.processSeconds(cardServer.processIdentifier ?? 0) - serverBefore
-        let cardCount = try await personCount(cardServer)
-        cardServer.cleanup()
-        rows.append(["`ldapbook import` of \(cards.formatted()) vCards", formatSeconds(seconds(cardImport.wall)),
-                     formatRate(Double(cards) / seconds(cardImport.wall)), "\(cardCount)", String(format: "%.1f s", cardImport.cpu),
-                     String(format: "%.1f s", serverCPU)])
-        report.section("4. Bulk import of \(size.formatted()) people into an empty directory",
-                       headers: ["command", "wall", "people/s", "people after", "client CPU", "slapd CPU"], rows: rows,
-                       note: String(format: "ldapbook import vs ldapadd: **%.2f×** (target ≥ 2×). The same LDIF file of unique people, so both add every one (the people after each are counted above); ldapbook also reads the directory for who is there already (the entries at the records' DNs, and the names new entries could take) in batches of 100, and keeps up to 32 adds in flight on one connection. Neither uses LDAP transactions: each add is a write of its own.",
-                                    walls["ldapadd"]! / walls["ldapbook"]!))
+        rows.append([size.formatted(), "`ldapbook import people.ldif -H URI -b BASE -D ROOTDN -y FILE` (identity checks)",
+                     formatSeconds(seconds(imported.wall)), formatRate(Double(size) / seconds(imported.wall)), "\(bookCount)",
+                     String(format: "%.1f s", imported.cpu), String(format: "%.1f s", serverCPU)])
+        importRatios.append((size, seconds(added.wall) / seconds(imported.wall)))
+        return (rows, String(format: "At %@: ldapbook import vs ldapadd **%.2f×** (target ≥ 1.0×).", size.formatted(),
+                             seconds(added.wall) / seconds(imported.wall)))
+    }
+
+    /// What the import rows compare.
+    static let importNote = """
+        Both commands read the same LDIF file of unique people and add every one (the people after each are counted, \
+        and must be equal); each runs against an empty directory of its own (the default indexes, MDB with one fsync per \
+        write). ldapbook also finds out who is there already: for each batch of records, one search for the entries at \
+        their DNs and one for the names new entries could take, made while the previous batch's adds are in flight, \
+        and keeps up to 32 adds in flight on one connection. Neither uses LDAP transactions: each add is a write of its own.
+        """
+
+    /// The vCards of the people of `server`, for ``cardImport(count:)``.
+    func exportCards(from server: Slapd) throws {
+        let cards = quick ? 500 : 10_000
+        let export = try ChildRun.run([ldapbook, "export", "--format", "vcard", "-H", server.ldapURI, "-b", suffix],
+                                      environment: childEnvironment, capture: true)
+        let some = export.output.components(separatedBy: "END:VCARD\r\n").prefix(cards)
+        try (some.joined(separator: "END:VCARD\r\n") + "END:VCARD\r\n")
+            .write(to: work.appendingPathComponent("people-\(cards).vcf"), atomically: true, encoding: .utf8)
+    }
+
+    /// `ldapbook import` of `count` vCards (exported by ``exportCards(from:)``) into an empty directory.
+    func cardImport(count: Int) async throws -> [[String]] {
+        let vcf = work.appendingPathComponent("people-\(count).vcf")
+        let server = try await emptyServer()
+        let serverBefore = CPUUsage.processSeconds(server.processIdentifier ?? 0)
+        let run = try ChildRun.run([ldapbook, "import", vcf.path, "-H", server.ldapURI, "-b", suffix, "-D", server.rootDN,
+                                    "-y", try passwordFile(server)], environment: childEnvironment)
+        let serverCPU = CPUUsage.processSeconds(server.processIdentifier ?? 0) - serverBefore
+        guard run.status == 0 else { throw BenchError("ldapbook import of vCards exited \(run.status)") }
+        let people = try await personCount(server)
+        server.cleanup()
+        return [[count.formatted(), "`ldapbook import people.vcf …` (vCards exported from the people above; no ldapadd peer)",
+                 formatSeconds(seconds(run.wall)), formatRate(Double(count) / seconds(run.wall)), "\(people)",
+                 String(format: "%.1f s", run.cpu), String(format: "%.1f s", serverCPU)]]
     }
 }
 
 // MARK: - 5. Export
 
 extension Bench {
-    func exportRun(size: Int, server: Slapd) throws -> [String] {
-        var cells: [String] = [size.formatted()]
-        for format in ["vcard", "ldif"] {
-            let run = try ChildRun.run([ldapbook, "export", "--format", format, "-H", server.ldapURI, "-b", suffix],
-                                       environment: childEnvironment, watchesMemory: true)
-            guard run.status == 0 else { throw BenchError("export \(format) exited \(run.status)") }
-            cells += [formatSeconds(seconds(run.wall)), formatRate(Double(size) / seconds(run.wall)), formatMB(run.maxRSS)]
+    /// Every format of `ldapbook export` against ldapsearch printing the same entries as
+    /// LDIF, in pages of 500 each, taking turns; a row per command.
+    func exportRun(size: Int, server: Slapd) throws -> [[String]] {
+        let connection = ["-H", server.ldapURI, "-b", suffix]
+        var commands: [TurnTaking.Command] = [
+            .init(label: "ldapsearch LDIF", shown: "ldapsearch -x -LLL -H URI -b BASE -E pr=500/noprompt '(objectClass=inetOrgPerson)'",
+                  arguments: ["/usr/bin/ldapsearch", "-x", "-LLL"] + connection + ["-E", "pr=500/noprompt", "(objectClass=inetOrgPerson)"]),
+        ]
+        for format in ["ldif", "vcard", "json", "csv"] {
+            commands.append(.init(label: "ldapbook \(format)", shown: "ldapbook export --format \(format) -H URI -b BASE",
+                                  arguments: [ldapbook, "export", "--format", format] + connection))
         }
-        let ldapsearch = try ChildRun.run(["/usr/bin/ldapsearch", "-x", "-LLL", "-H", server.ldapURI, "-b", suffix,
-                                           "-E", "pr=500/noprompt", "(objectClass=inetOrgPerson)"],
-                                          environment: childEnvironment, watchesMemory: true)
-        cells += [formatSeconds(seconds(ldapsearch.wall)), formatMB(ldapsearch.maxRSS)]
-        return cells
+        var turns = TurnTaking(commands)
+        try turns.run(quick ? 2 : size >= 1_000_000 ? 1 : 5, warmUps: size >= 1_000_000 ? 0 : 1, server: server,
+                      environment: childEnvironment)
+        exportRatios += commands.indices.dropFirst().map { (size, commands[$0].label, turns.ratio($0, to: 0)) }
+        exportPeaks += commands.indices.map { (size, commands[$0].label, turns.peakRSS[$0]) }
+        exportCommands = turns.commandLines
+        return turns.rows(reference: 0).map { [size.formatted()] + $0 }
+    }
+
+    /// What a command that finds nothing takes (its start-up): median wall time and peak RSS.
+    func startUp(server: Slapd) throws -> [[String]] {
+        var turns = TurnTaking([
+            .init(label: "ldapsearch, nobody found", shown: "ldapsearch -x -LLL -H URI -b BASE '(sn=zzzzzz)'",
+                  arguments: ["/usr/bin/ldapsearch", "-x", "-LLL", "-H", server.ldapURI, "-b", suffix, "(sn=zzzzzz)"]),
+            .init(label: "ldapbook export, nobody found", shown: "ldapbook export zzzzzz -H URI -b BASE",
+                  arguments: [ldapbook, "export", "zzzzzz", "-H", server.ldapURI, "-b", suffix]),
+        ])
+        try turns.run(quick ? 5 : 20, server: server, environment: childEnvironment, allowing: [0, 1])
+        return turns.rows(reference: 0).map { ["–"] + $0 }
+    }
+}
+
+// MARK: - The summary
+
+extension Bench {
+    /// The targets and what this run measured of each, as a table.
+    func summary() -> String {
+        var rows: [[String]] = []
+        func verdict(_ met: Bool) -> String { met ? "met" : "**not met**" }
+        for (size, what, ratio) in lookupRatios {
+            rows.append(["1. `\(what)` vs ldapsearch printing the same people, \(size.formatted()) entries", "≤ 1.10×",
+                         String(format: "%.2f×: %@", ratio, verdict(ratio <= 1.10))])
+        }
+        for (size, what, ratio) in exportRatios where size == 100_000 || (quick && size == exportRatios.map(\.size).max()) {
+            rows.append(["5. export, \(what.replacingOccurrences(of: "ldapbook ", with: "")) vs ldapsearch's LDIF, \(size.formatted()) entries",
+                         "≤ 1.10×", String(format: "%.2f×: %@", ratio, verdict(ratio <= 1.10))])
+        }
+        for (size, ratio) in importRatios {
+            rows.append(["4. `ldapbook import` vs `ldapadd -f`, the same \(size.formatted()) unique people", "≥ 1.0×",
+                         String(format: "%.2f×: %@", ratio, verdict(ratio >= 1.0))])
+        }
+        let sizes = Set(exportPeaks.map(\.size)).sorted()
+        if let smallest = sizes.first, let largest = sizes.last, smallest != largest {
+            for what in Set(exportPeaks.map(\.what)).sorted() where what.hasPrefix("ldapbook") {
+                let peaks = exportPeaks.filter { $0.what == what }.sorted { $0.size < $1.size }
+                let low = peaks.first?.bytes ?? 0, high = peaks.last?.bytes ?? 0
+                rows.append(["5. peak memory of export, \(what.replacingOccurrences(of: "ldapbook ", with: "")), \(smallest.formatted()) to \(largest.formatted()) entries",
+                             "flat", "\(formatMB(low)) to \(formatMB(high)): \(verdict(Double(high) <= Double(low) * 1.25 + 4_194_304))"])
+            }
+        }
+        var text = "### Targets, from this run\n\n| workload | target | result |\n| --- | --- | --- |\n"
+        for row in rows { text += "| " + row.joined(separator: " | ") + " |\n" }
+        return text + "\n"
     }
 }
