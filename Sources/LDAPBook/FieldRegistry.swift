@@ -11,28 +11,30 @@ import Synchronization
 ///    as `<name>=<value>`.
 public struct FieldRegistry: Sendable {
     /// The server's schema, when it was read.
-    public let schema: LDAPSchema?
+    public var schema: LDAPSchema? { known.schema }
 
     /// Creates a registry for a server with `schema`; without one, names that
     /// are not built in are taken to be custom fields.
     public init(schema: LDAPSchema?) {
-        self.schema = schema
-        guard let schema, schema.objectClass(named: "inetOrgPerson") != nil else {
-            personAttributeOIDs = nil
-            return
+        var personAttributeOIDs: Set<String>?
+        if let schema, schema.objectClass(named: "inetOrgPerson") != nil {
+            personAttributeOIDs = Set(PersonClasses.attributeSources.flatMap {
+                (schema.requiredAttributes(of: $0) + schema.allowedAttributes(of: $0)).compactMap { schema.attributeType(named: $0)?.oid }
+            })
         }
-        personAttributeOIDs = Set(PersonClasses.attributeSources.flatMap {
-            (schema.requiredAttributes(of: $0) + schema.allowedAttributes(of: $0)).compactMap { schema.attributeType(named: $0)?.oid }
-        })
+        known = KnownNames(schema: schema, personAttributeOIDs: personAttributeOIDs)
     }
 
     /// The OIDs of the attributes a person's entry may hold (``PersonClasses``), when the
     /// schema defines `inetOrgPerson`.
-    private let personAttributeOIDs: Set<String>?
+    private var personAttributeOIDs: Set<String>? { known.personAttributeOIDs }
 
-    /// The answers of ``isSecret(_:)``, ``field(named:)`` and ``storedField(_:)`` so far: they depend only on the
-    /// name and the schema, and an export asks them for every attribute of every entry.
-    private let known = KnownNames()
+    /// The schema and what the registry has worked out of it, in one object its copies share:
+    /// a registry is handed to every writer of an export and copied with each, at the price of
+    /// one reference. The answers of ``isSecret(_:)``, ``field(named:)`` and ``storedField(_:)``
+    /// depend only on the name and the schema, and an export asks them of every attribute of
+    /// every entry.
+    private let known: KnownNames
 
     /// What the attribute `name` of a person's entry holds (``resolveStoredField(_:)``),
     /// worked out once per name: exports ask it of every attribute of every entry.
@@ -279,9 +281,16 @@ extension String {
     }
 }
 
-/// What a ``FieldRegistry`` has worked out, shared by its copies.
+/// The schema of a ``FieldRegistry`` and what it has worked out, shared by its copies.
 private final class KnownNames: Sendable {
+    let schema: LDAPSchema?
+    let personAttributeOIDs: Set<String>?
     let secrets = Mutex(NameMemo<Bool>())
     let fields = Mutex(NameMemo<Result<Field, AddressBookError>>())
     let stored = Mutex(NameMemo<StoredField>())
+
+    init(schema: LDAPSchema?, personAttributeOIDs: Set<String>?) {
+        self.schema = schema
+        self.personAttributeOIDs = personAttributeOIDs
+    }
 }

@@ -153,11 +153,11 @@ public struct NameScore: Sendable, Hashable, Comparable {
     /// Which names matched.
     public var match: NameMatch {
         if matchesBothNames { return .both }
-        let attributes = Set(words.compactMap { $0?.attribute })
-        if attributes.contains(.givenName) { return .given }
-        if attributes.contains(.surname) { return .surname }
-        if attributes.contains(.commonName) || attributes.contains(.displayName) { return .fullName }
-        return attributes.isEmpty ? .none : .other
+        func matched(_ attribute: MatchedAttribute) -> Bool { words.contains { $0?.attribute == attribute } }
+        if matched(.givenName) { return .given }
+        if matched(.surname) { return .surname }
+        if matched(.commonName) || matched(.displayName) { return .fullName }
+        return words.allSatisfy { $0 == nil } ? .none : .other
     }
 
     /// Whether a word of the query matched one of the person's names or their nickname, not

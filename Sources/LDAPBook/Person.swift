@@ -41,9 +41,14 @@ public struct Person: Sendable, Identifiable {
     /// first `cn`), for writing it out without making a string first; `nil` when it is made of
     /// the given name and surname, or the DN.
     public var storedDisplayName: LDAPValue? {
-        for attribute in ["displayName", "cn"] {
-            if let value = entry[attribute].first(where: \.isUTF8), !value.isEmpty { return value }
+        // One pass for both: the first attribute of each name counts, as in ``LDAPKit/LDAPEntry/subscript(_:)``.
+        var display: [LDAPValue]?, common: [LDAPValue]?
+        for attribute in entry.attributes {
+            if display == nil, attribute.isNamed("displayName") { display = attribute.values }
+            if common == nil, attribute.isNamed("cn") { common = attribute.values }
         }
+        if let display = display?.first(where: \.isUTF8), !display.isEmpty { return display }
+        if let common = common?.first(where: \.isUTF8), !common.isEmpty { return common }
         return nil
     }
 
@@ -82,7 +87,16 @@ public struct Person: Sendable, Identifiable {
 
     /// ``details`` as the values they are stored as.
     public var detailValues: [LDAPValue] {
-        Self.detailAttributes.compactMap { entry[$0].first(where: \.isUTF8) }.filter { !$0.isBlank }
+        var values: [LDAPValue] = []
+        forEachDetail { values.append($0) }
+        return values
+    }
+
+    /// Calls `body` with each of ``detailValues``, in order, without gathering them first.
+    public func forEachDetail(_ body: (LDAPValue) -> Void) {
+        for attribute in Self.detailAttributes {
+            if let value = entry[attribute].first(where: \.isUTF8), !value.isBlank { body(value) }
+        }
     }
 
     /// The attributes to request to see `fields` of a person, and no others.

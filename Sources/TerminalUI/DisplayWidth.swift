@@ -35,6 +35,24 @@ enum DisplayWidth {
         text.reduce(0) { $0 + of($1) }
     }
 
+    /// The columns of `text` when it is written in the scripts most names are (Latin with its
+    /// accents and combining marks, CJK ideographs, kana, Hangul syllables), which need no
+    /// sanitising and take their columns scalar by scalar, no grapheme of them more than two:
+    /// told without breaking the text into characters, which a table of thousands of names
+    /// otherwise spends much of its time on. `nil` for any other text.
+    static func ofCommonScripts(_ text: String) -> Int? {
+        var width = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x20...0x7E, 0xA0...0x2FF: width += 1
+            case 0x300...0x36F: break
+            case 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FFF, 0xAC00...0xD7A3: width += 2
+            default: return nil
+            }
+        }
+        return width
+    }
+
     /// Ranges of East Asian Width `W` and `F` (Unicode 15) outside the emoji, which
     /// `isEmojiPresentation` covers.
     private static let wideRanges: [ClosedRange<UInt32>] = [

@@ -36,9 +36,15 @@ public struct TextTable: Sendable {
             text.append(contentsOf: cell)
             width = cell.count
         } else {
-            let clean = TerminalText.sanitized(String(decoding: cell, as: UTF8.self))
-            text.append(contentsOf: clean.utf8)
-            width = DisplayWidth.of(clean)
+            let decoded = String(decoding: cell, as: UTF8.self)
+            if let common = DisplayWidth.ofCommonScripts(decoded) {
+                text.append(contentsOf: decoded.utf8)
+                width = common
+            } else {
+                let clean = TerminalText.sanitized(decoded)
+                text.append(contentsOf: clean.utf8)
+                width = DisplayWidth.of(clean)
+            }
         }
         let column = cells.count % columns
         widths[column] = max(widths[column], width)

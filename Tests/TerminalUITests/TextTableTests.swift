@@ -57,4 +57,18 @@ struct TextTableTests {
     func asciiWidths(_ text: String) {
         #expect(TerminalText.displayWidth(text) == DisplayWidth.of(TerminalText.sanitized(text)))
     }
+
+    @Test("names in the common scripts are measured scalar by scalar as character by character", arguments: [
+        "Zoë Ångström", "Ze\u{301}nobia", "Łukasz Żółć", "Ðorđe", "山田 太郎", "ひらがな カタカナ", "김민준", "ʔaʔa", "Ǆ ǈ",
+    ])
+    func commonScripts(_ name: String) throws {
+        let fast = try #require(DisplayWidth.ofCommonScripts(name))
+        #expect(fast == DisplayWidth.of(TerminalText.sanitized(name)))
+        #expect(TerminalText.sanitized(name) == name)
+    }
+
+    @Test("other text is left to the character by character count", arguments: ["😀", "🇫🇷", "a\u{200D}b", "नमस्ते", "\u{1B}[2J", "\u{9B}"])
+    func otherScripts(_ text: String) {
+        #expect(DisplayWidth.ofCommonScripts(text) == nil)
+    }
 }

@@ -107,8 +107,8 @@ enum Find {
                     table.append(matches[index].tier?.rawValue ?? "")
                 }
                 cell.removeAll(keepingCapacity: true)
-                for (position, detail) in person.detailValues.enumerated() {
-                    if position > 0 { cell.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")]) }
+                person.forEachDetail { detail in
+                    if !cell.isEmpty { cell.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")]) }
                     detail.withUnsafeBufferPointer { cell.append(contentsOf: $0) }
                 }
                 cell.withUnsafeBufferPointer { table.append(utf8: $0) }
