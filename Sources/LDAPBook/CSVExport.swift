@@ -42,11 +42,19 @@ public struct CSVExport {
     }
 
     private enum Role {
-        /// The values go to the column of this field.
-        case field(Field, group: Int, builtIn: Int)
+        /// The values go to this column, of this field.
+        case column(Int, Field)
         /// Custom fields, `<key>=<value>`, each to its own column.
         case customFields
         /// No column: binary, secret, restricted (`uid`, references), or no field at all.
+        case none
+    }
+
+    /// What an attribute name is to the table before it has a column.
+    private enum Place {
+        /// The values go to the column of this field.
+        case field(Field, group: Int, builtIn: Int)
+        case customFields
         case none
     }
 
@@ -73,8 +81,7 @@ public struct CSVExport {
             switch role(of: attribute.name) {
             case .none:
                 continue
-            case .field(let field, let group, let builtIn):
-                let column = self.column(of: field, group: group, builtIn: builtIn, key: attribute.name.lowercased())
+            case .column(let column, let field):
                 guard !isWritten(column) else { continue }
                 // The field's values are this attribute's, unless it was met under another name.
                 fill(attribute.isNamed(field.attribute) ? attribute.values : person.values(of: field))
@@ -108,15 +115,23 @@ public struct CSVExport {
         return columns.count
     }
 
-    /// What `name` is to the table, worked out the first time it is met.
+    /// What `name` is to the table, worked out the first time it is met, its column made then.
     private mutating func role(of name: String) -> Role {
-        if let known = roles[name] { return known }
-        let role = Self.role(of: name, registry: registry)
+        if let known = roles.answer(for: name) { return known }
+        let role: Role
+        switch Self.place(of: name, registry: registry) {
+        case .field(let field, let group, let builtIn):
+            role = .column(column(of: field, group: group, builtIn: builtIn, key: name.lowercased()), field)
+        case .customFields:
+            role = .customFields
+        case .none:
+            role = .none
+        }
         roles.remember(role, for: name)
         return role
     }
 
-    private static func role(of name: String, registry: FieldRegistry) -> Role {
+    private static func place(of name: String, registry: FieldRegistry) -> Place {
         let lowered = name.lowercased()
         if lowered == LDAPBookSchemaName.customField.lowercased() { return .customFields }
         if lowered == "objectclass" || registry.isSecret(name) { return .none }
@@ -222,7 +237,11 @@ public struct CSVExport {
     /// Appends `text` (UTF-8) as a CSV cell: quoted when it holds a comma, quote or line
     /// break, with a leading `'` when a spreadsheet would run it as a formula.
     static func appendCSV(_ text: [UInt8], to output: inout [UInt8]) {
-        let isFormula = text.first.map { [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains($0) } ?? false
+        let isFormula: Bool
+        switch text.first {
+        case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D: isFormula = true
+        default: isFormula = false
+        }
         let quoted = isFormula || text.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
         guard quoted else { return output.append(contentsOf: text) }
         output.append(UInt8(ascii: "\""))

@@ -39,7 +39,7 @@ public struct FieldRegistry: Sendable {
     /// What the attribute `name` of a person's entry holds (``resolveStoredField(_:)``),
     /// worked out once per name: exports ask it of every attribute of every entry.
     func storedField(_ name: String) -> StoredField {
-        if let known = known.stored.withLock({ $0[name] }) { return known }
+        if let known = known.stored.withLock({ $0.answer(for: name) }) { return known }
         let stored = resolveStoredField(name)
         known.stored.withLock { $0.remember(stored, for: name) }
         return stored
@@ -48,7 +48,7 @@ public struct FieldRegistry: Sendable {
     /// Whether `attribute` (a name or description) holds secrets in this directory
     /// (``SecretAttributes/isSecret(_:schema:)``), worked out once per name.
     public func isSecret(_ attribute: String) -> Bool {
-        if let known = known.secrets.withLock({ $0[attribute] }) { return known }
+        if let known = known.secrets.withLock({ $0.answer(for: attribute) }) { return known }
         let secret = SecretAttributes.isSecret(attribute, schema: schema)
         known.secrets.withLock { $0.remember(secret, for: attribute) }
         return secret
@@ -68,7 +68,7 @@ public struct FieldRegistry: Sendable {
     ///   a directory without it; `notWritable` for a secret (``SecretAttributes``)
     ///   and for `objectClass`, which are not fields at all.
     public func field(named name: String) throws(AddressBookError) -> Field {
-        if let known = known.fields.withLock({ $0[name] }) { return try known.get() }
+        if let known = known.fields.withLock({ $0.answer(for: name) }) { return try known.get() }
         let resolved = Result { () throws(AddressBookError) in try resolveField(named: name) }
         known.fields.withLock { $0.remember(resolved, for: name) }
         return try resolved.get()

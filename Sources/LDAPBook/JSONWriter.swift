@@ -103,6 +103,14 @@ public struct JSONWriter: Sendable {
         value.withUnsafeBufferPointer { appendString($0) }
     }
 
+    /// Writes the text of `value` as a string when it is UTF-8, else its bytes in base64
+    /// (``base64(_:)``), checking its bytes once.
+    public mutating func textOrBase64(_ value: LDAPValue) {
+        guard value.isUTF8 else { return base64(value) }
+        separate()
+        value.withUnsafeBufferPointer { appendString($0) }
+    }
+
     /// Writes `value`'s bytes in base64 as a string.
     public mutating func base64(_ value: LDAPValue) {
         separate()

@@ -53,7 +53,7 @@ public struct PersonJSON {
         swap(&known, &self.known)
         defer { swap(&known, &self.known) }
         person.forEachField(registry: registry, storedField: { name in
-            if let stored = known[name] { return stored }
+            if let stored = known.answer(for: name) { return stored }
             let stored = registry.storedField(name)
             known.remember(stored, for: name)
             return stored
@@ -61,11 +61,7 @@ public struct PersonJSON {
             json.key(field.name)
             json.beginArray()
             for value in values {
-                if field.kind.isBinary || !value.isUTF8 {
-                    json.base64(value)
-                } else {
-                    json.string(value)
-                }
+                if field.kind.isBinary { json.base64(value) } else { json.textOrBase64(value) }
             }
             json.endArray()
         }

@@ -168,7 +168,7 @@ public struct VCardExport {
 
     /// What `name` is to a card, worked out the first time it is met.
     private mutating func role(of name: String) -> Role {
-        if let known = roles[name] { return known }
+        if let known = roles.answer(for: name) { return known }
         let role = Self.role(of: name, registry: registry)
         roles.remember(role, for: name)
         return role

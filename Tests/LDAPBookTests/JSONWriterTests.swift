@@ -62,6 +62,16 @@ struct JSONWriterTests {
         json.base64(LDAPValue(bytes: [0xFF, 0xD8, 0xFF]))
         json.endArray()
         #expect(String(decoding: json.bytes, as: UTF8.self) == "[\"A\u{FFFD}B\u{FFFD}\",\"/9j/\"]")
+
+        // Text as text, escaped as strings are; anything else in base64.
+        var either = JSONWriter()
+        either.beginArray()
+        either.textOrBase64(LDAPValue("x" + tricky).droppingFirst(1))
+        either.textOrBase64(LDAPValue(bytes: [0xFF, 0xD8, 0xFF]))
+        either.endArray()
+        var expected = JSONWriter()
+        expected.beginArray(); expected.string(tricky); expected.string("/9j/"); expected.endArray()
+        #expect(either.bytes == expected.bytes)
     }
 
     @Test("a writer appending to a buffer takes it over and gives it back with its own JSON after what was there")
