@@ -81,4 +81,27 @@ struct LDAPValueTests {
         let shared = LDAPValue(sharing: [0xFF] + bytes + [0xFF], range: 1..<(bytes.count + 1))
         #expect(shared.isUTF8 == (LDAPValue(bytes: bytes).string != nil))
     }
+
+    /// ASCII is checked eight bytes at a time: random text of every length, with a byte that
+    /// is not ASCII (in or out of a sequence) at any place, read from any offset.
+    @Test("isUTF8 agrees with String(validating:) on random text, at every length and offset")
+    func isUTF8Random() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [[0x41], [0x7A], [0x20], [0x00], [0x7F], Array("é".utf8), Array("山".utf8), Array("😀".utf8),
+                                 [0x80], [0xC3], [0xFF], [0xE2, 0x82], [0xF0, 0x9F, 0x98]]
+        for _ in 0..<2000 {
+            var bytes: [UInt8] = []
+            let length = Int.random(in: 0...40, using: &generator)
+            while bytes.count < length {
+                // Mostly ASCII, as values are.
+                let piece = Int.random(in: 0..<10, using: &generator) < 8
+                    ? pieces[Int.random(in: 0..<5, using: &generator)] : pieces.randomElement(using: &generator)!
+                bytes += piece
+            }
+            let offset = Int.random(in: 0...9, using: &generator)
+            let shared = LDAPValue(sharing: Array(repeating: 0x61, count: offset) + bytes + [0xFF], range: offset..<(offset + bytes.count))
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            #expect(shared.isUTF8 == expected, "\(bytes) at offset \(offset)")
+        }
+    }
 }
