@@ -41,10 +41,9 @@ enum Export {
         // No "version: 1" line in LDIF: slapadd (OpenLDAP 2.5) refuses one, and ldapadd and
         // ldapbook import read LDIF without it, as ldapsearch -LLL writes it.
         if format == "json" { output.bytes.append(UInt8(ascii: "[")) }
+        var records = LDIFExport(registry: registry)
         var cards = VCardExport(registry: registry, version: version)
         var people = PersonJSON(registry: registry)
-        // Whether LDIF writes each attribute, by name (the registry's answers, kept here).
-        var written: [String: Bool] = [:]
         // CSV's columns are known once everyone is read: the rows wait in a temporary file.
         var table = CSVExport(registry: registry)
         let rows = format == "csv" ? try RecordSpool() : nil
@@ -54,15 +53,7 @@ enum Export {
             if let matcher, matcher.score(Person(entry: found)).matchedWords < matcher.query.tokens.count { continue }
             switch format {
             case "ldif":
-                // User attributes only, as ldapsearch prints them: what ldapadd, slapadd and
-                // ldapbook import take back; never secrets (passwords, keys). entryUUID is read
-                // for the vCard and JSON UID only.
-                LDIFWriter.append(found, to: &output.bytes) { attribute in
-                    if let known = written[attribute.name] { return known }
-                    let writes = !registry.isSecret(attribute.name) && !attribute.isNamed("entryUUID")
-                    if written.count < 4096 { written[attribute.name] = writes }
-                    return writes
-                }
+                records.append(found, to: &output.bytes)
             case "json":
                 // The identity a vCard export gives the person, for tools that keep contacts by it.
                 output.bytes += count == 0 ? Array("\n".utf8) : Array(",\n".utf8)
