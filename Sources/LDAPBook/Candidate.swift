@@ -43,15 +43,21 @@ public struct Candidate: Sendable, Identifiable {
         self.tier = tier
         self.score = score
         self.values = values
-        var order: [UInt8] = [], lowered: [UInt8] = []
-        for name in [person.entry["sn"].first, person.entry["givenName"].first] {
-            folding.fold(name?.byteSlice ?? [], into: &folding.scratch)
-            order += folding.scratch.folded
-            order.append(0)
-            lowered += folding.scratch.lowered
-            lowered.append(0)
-        }
-        self.order = order + lowered
+        // The last name and the first, folded, then lowered, each ended by a zero byte: made
+        // in one allocation, since every candidate of a search has one.
+        folding.fold(person.entry["sn"].first?.byteSlice ?? [], into: &folding.scratch)
+        folding.fold(person.entry["givenName"].first?.byteSlice ?? [], into: &folding.secondScratch)
+        var order: [UInt8] = []
+        order.reserveCapacity(2 * (folding.scratch.folded.count + folding.secondScratch.folded.count) + 4 + 8)
+        order += folding.scratch.folded
+        order.append(0)
+        order += folding.secondScratch.folded
+        order.append(0)
+        order += folding.scratch.lowered
+        order.append(0)
+        order += folding.secondScratch.lowered
+        order.append(0)
+        self.order = order
         sortKey = (UInt64.max - score.rank, order.prefix(8).reduce(0) { $0 << 8 | UInt64($1) } << (8 * UInt64(8 - min(order.count, 8))))
     }
 

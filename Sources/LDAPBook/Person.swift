@@ -94,9 +94,24 @@ public struct Person: Sendable, Identifiable {
 
     /// Calls `body` with each of ``detailValues``, in order, without gathering them first.
     public func forEachDetail(_ body: (LDAPValue) -> Void) {
-        for attribute in Self.detailAttributes {
-            if let value = entry[attribute].first(where: \.isUTF8), !value.isBlank { body(value) }
+        // One pass over the attributes for the three of ``detailAttributes`` (a list of
+        // thousands shows them all); the first attribute of each name counts, as in
+        // ``LDAPKit/LDAPEntry/subscript(_:)``.
+        var found: (title: [LDAPValue]?, ou: [LDAPValue]?, o: [LDAPValue]?) = (nil, nil, nil)
+        for attribute in entry.attributes {
+            switch attribute.name.utf8.count {
+            case 5 where found.title == nil && attribute.isNamed("title"): found.title = attribute.values
+            case 2 where found.ou == nil && attribute.isNamed("ou"): found.ou = attribute.values
+            case 1 where found.o == nil && attribute.isNamed("o"): found.o = attribute.values
+            default: break
+            }
         }
+        func give(_ values: [LDAPValue]?) {
+            if let value = values?.first(where: \.isUTF8), !value.isBlank { body(value) }
+        }
+        give(found.title)
+        give(found.ou)
+        give(found.o)
     }
 
     /// The attributes to request to see `fields` of a person, and no others.

@@ -87,10 +87,12 @@ extension String {
     /// ASCII case-insensitive equality, as LDAP uses for attribute descriptions.
     @inlinable
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        // Names usually come back spelled as they were asked for.
-        if self == other { return true }
+        // Most names looked for are not the one at hand, and differ in length: that check
+        // costs less than comparing the strings. Names usually come back spelled as they were
+        // asked for.
         let a = self.utf8, b = other.utf8
         guard a.count == b.count else { return false }
+        if self == other { return true }
         let compared = a.withContiguousStorageIfAvailable { a in
             b.withContiguousStorageIfAvailable { b in Self.asciiCaseInsensitiveEquals(a, b) }
         }
