@@ -15,6 +15,8 @@ final class LDAPHandle {
     let servers: String
     /// The parent DN of the last entry decoded, shared by the next entries under it.
     private var parentDNs = DistinguishedName.ParentCache()
+    /// The attribute names of the last entry decoded, shared by the next entries that have them.
+    private var attributeNames = RecentAttributeNames()
 
     init(ld: OpaquePointer, servers: String) {
         self.ld = ld
@@ -470,7 +472,7 @@ final class LDAPHandle {
             // The list runs on from the first attribute's first byte.
             let list = Array(UnsafeRawBufferPointer(start: start, count: Int(remaining)))
             do {
-                attributes = try LDAPEntry.attributes(decodingList: list)
+                attributes = try LDAPEntry.attributes(decodingList: list, names: &attributeNames)
             } catch {
                 throw LDAPError(.decodingError, message: "the entry \(dn.string) is malformed: \(error.message)",
                                 operation: "search", server: servers)

@@ -36,6 +36,30 @@ struct LDAPEntryBERTests {
         #expect(try LDAPEntry.attributes(decodingList: []).isEmpty)
     }
 
+    /// A search's entries are decoded with the names of the entry before at hand: whatever
+    /// the next entry lists (the same names, others, more, fewer, in another order or case,
+    /// beyond ASCII), it decodes as it does alone.
+    @Test("entries decoded one after another decode as each does alone")
+    func namesOfTheEntryBefore() throws {
+        let lists: [[(String, [[UInt8]])]] = [
+            [("objectClass", [Array("top".utf8)]), ("cn", [Array("Ada".utf8)]), ("ldapbookNickname", [Array("ada".utf8)])],
+            [("objectClass", [Array("top".utf8)]), ("cn", [Array("Alan".utf8), Array("A.".utf8)]), ("ldapbookNickname", [])],
+            [("objectClass", [Array("top".utf8)]), ("CN", [Array("Zoë".utf8)])],
+            [("mail", [Array("a@example.com".utf8)]), ("objectClass", [Array("top".utf8)]), ("cn", [Array("B".utf8)]), ("sn", [[]])],
+            [("cÿn", [Array("x".utf8)])],
+            [],
+            [("objectClass", [Array("top".utf8)]), ("cn", [Array("Ada".utf8)]), ("ldapbookNickname", [Array("ada".utf8)])],
+        ]
+        var names = RecentAttributeNames()
+        for attributes in lists {
+            let list = encoded(attributes)
+            let alone = try LDAPEntry.attributes(decodingList: list)
+            let after = try LDAPEntry.attributes(decodingList: list, names: &names)
+            #expect(after == alone)
+            #expect(after.map(\.name) == attributes.map(\.0))
+        }
+    }
+
     @Test("four-octet lengths, as Active Directory writes them, are read too")
     func longFormLengths() throws {
         let list: [UInt8] = [0x30, 0x84, 0, 0, 0, 20,
