@@ -45,8 +45,8 @@ public struct Candidate: Sendable, Identifiable {
         self.values = values
         // The last name and the first, folded, then lowered, each ended by a zero byte: made
         // in one allocation, since every candidate of a search has one.
-        folding.fold(person.entry["sn"].first?.byteSlice ?? [], into: &folding.scratch)
-        folding.fold(person.entry["givenName"].first?.byteSlice ?? [], into: &folding.secondScratch)
+        folding.fold(person.entry["sn"].first ?? LDAPValue(bytes: []), into: &folding.scratch)
+        folding.fold(person.entry["givenName"].first ?? LDAPValue(bytes: []), into: &folding.secondScratch)
         var order: [UInt8] = []
         order.reserveCapacity(2 * (folding.scratch.folded.count + folding.secondScratch.folded.count) + 4 + 8)
         order += folding.scratch.folded

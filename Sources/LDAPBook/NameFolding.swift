@@ -1,4 +1,5 @@
 import Foundation
+import LDAPKit
 import Synchronization
 
 /// A name as it is matched: its words, folded and lowered.
@@ -121,10 +122,23 @@ final class NameFolding {
     /// Puts the folded and lowered forms of UTF-8 text (invalid bytes end words) into `name`,
     /// which is emptied first: ranking many people folds every name into the same storage.
     func fold(_ bytes: ArraySlice<UInt8>, into name: inout FoldedName) {
+        bytes.withUnsafeBufferPointer { fold($0, into: &name) }
+    }
+
+    /// ``fold(_:into:)-(ArraySlice<UInt8>,_)`` of a value's bytes, read where they are.
+    func fold(_ value: LDAPValue, into name: inout FoldedName) {
+        value.withUnsafeBufferPointer { fold($0, into: &name) }
+    }
+
+    /// ``fold(_:into:)-(ArraySlice<UInt8>,_)`` of bytes where they are: every name of every
+    /// person a search returns comes through here, read without a slice's bounds and
+    /// reference counting (folding was a sixth of `find`'s instructions; callgrind,
+    /// BENCHMARKS.md workload 1).
+    func fold(_ bytes: UnsafeBufferPointer<UInt8>, into name: inout FoldedName) {
         name.removeAll()
         var inWord = false
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
+        var index = 0
+        while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
                 index += 1
@@ -137,7 +151,7 @@ final class NameFolding {
                 inWord = true
                 continue
             }
-            guard let (scalar, length) = Self.decode(bytes[index...]) else {
+            guard let (scalar, length) = Self.decode(UnsafeBufferPointer(rebasing: bytes[index...])) else {
                 index += 1
                 inWord = false
                 continue
@@ -192,7 +206,7 @@ final class NameFolding {
     }
 
     /// The scalar whose UTF-8 starts `bytes`, and its length; `nil` for invalid UTF-8.
-    private static func decode(_ bytes: ArraySlice<UInt8>) -> (Unicode.Scalar, Int)? {
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int)? {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }

@@ -345,7 +345,7 @@ public struct NameMatcher: Sendable {
                         && entryAttribute.isNamed($0.attribute)
                 }) else { continue }
                 for value in entryAttribute.values where !value.isEmpty {
-                    folding.fold(value.byteSlice, into: &name)
+                    folding.fold(value, into: &name)
                     let starts = attribute == .email ? Self.localPartWords(of: value, in: name) : 0..<name.foldedWords.count
                     for index in tokens.indices {
                         guard let match = Self.match(tokens[index], in: name, words: starts, attribute: attribute, value: value)
