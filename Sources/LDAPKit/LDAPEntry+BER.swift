@@ -23,6 +23,8 @@ extension LDAPEntry {
         // of every search comes through here.
         try list.withUnsafeBufferPointer { bytes throws(LDAPError) in
             var attributes: [LDAPAttribute] = []
+            // As many as the entry before had, most likely: made at that size, not grown to it.
+            attributes.reserveCapacity(names.count)
             var offset = 0
             while offset < bytes.count {
                 // PartialAttribute ::= SEQUENCE { type AttributeDescription, vals SET OF value }
@@ -62,6 +64,9 @@ extension LDAPEntry {
 /// workload 5).
 struct RecentAttributeNames {
     private var names: [String] = []
+
+    /// How many attributes the entry decoded last had (or more, an entry before it).
+    var count: Int { names.count }
 
     /// The name whose UTF-8 is `bytes` (invalid bytes repaired, as `String(decoding:as:)`
     /// does), for the attribute at `index` of the entry being decoded.

@@ -6,6 +6,7 @@ struct DistinguishedNameBytesTests {
     @Test("Bytes parse to what the string parses to, RDN by RDN and value by value", arguments: [
         "", "dc=example,dc=com", "uid=john.jobergar.9457,ou=people,dc=bench,dc=example",
         "cn=Smith\\, John+uid=js,ou=people;dc=example", "cn = spaced , dc = example",
+        "cn=Ada Lovelace,ou=people,dc=example", "cn=a b+uid=c d,dc=x", " cn=x,dc=y", "cn=x,dc=y ", "cn= x,dc=y", "cn=x ,dc=y",
         "cn=#04024869,dc=example", "cn=\"quoted, value\",dc=example", "cn=a\\2Cb\\00c,dc=x",
     ])
     func sameAsString(_ text: String) throws {
