@@ -13,6 +13,11 @@ public struct FieldRegistry: Sendable {
     /// The server's schema, when it was read.
     public var schema: LDAPSchema? { known.schema }
 
+    /// The registry of a server whose schema is not read: the built-in fields, and any other
+    /// name a custom field. It names the attributes of the built-in fields as a registry with
+    /// the schema does, which is all a list of names and details needs.
+    public static let builtIn = FieldRegistry(schema: nil)
+
     /// Creates a registry for a server with `schema`; without one, names that
     /// are not built in are taken to be custom fields.
     public init(schema: LDAPSchema?) {

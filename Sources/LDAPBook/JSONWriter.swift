@@ -152,6 +152,12 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: array[1..<(array.count - 1)])
     }
 
+    /// Writes `value`, a whole JSON value another writer wrote, as the next value.
+    public mutating func value(json value: ArraySlice<UInt8>) {
+        separate()
+        bytes.append(contentsOf: value)
+    }
+
     /// Writes an array of strings.
     public mutating func strings(_ texts: [String]) {
         beginArray()

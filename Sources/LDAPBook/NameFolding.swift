@@ -111,6 +111,34 @@ final class NameFolding {
     var scratch = FoldedName()
     /// More of it, for a second name folded while the first is still needed.
     var secondScratch = FoldedName()
+    /// What the person scored last sorts by (``NameMatcher/score(_:using:)``): their first
+    /// last name and first given name, kept as the scoring folded them, so that a
+    /// ``Candidate`` of that person is ordered without folding them again.
+    var sortNames = SortNames()
+
+    /// A person's first last name and first given name, folded and lowered.
+    struct SortNames {
+        var surname: (folded: [UInt8], lowered: [UInt8]) = ([], [])
+        var givenName: (folded: [UInt8], lowered: [UInt8]) = ([], [])
+
+        /// Empties them, keeping their storage.
+        mutating func removeAll() {
+            Self.empty(&surname.folded)
+            Self.empty(&surname.lowered)
+            Self.empty(&givenName.folded)
+            Self.empty(&givenName.lowered)
+        }
+
+        private static func empty(_ bytes: inout [UInt8]) {
+            if !bytes.isEmpty { bytes.removeAll(keepingCapacity: true) }
+        }
+
+        /// Keeps `name` as the surname or given name.
+        static func keep(_ name: FoldedName, in kept: inout (folded: [UInt8], lowered: [UInt8])) {
+            kept.folded += name.folded
+            kept.lowered += name.lowered
+        }
+    }
 
     /// The folded and lowered forms of `text`.
     func fold(_ text: String) -> FoldedName {

@@ -335,6 +335,10 @@ public struct NameMatcher: Sendable {
         var name = FoldedName()
         swap(&name, &folding.scratch)
         defer { swap(&name, &folding.scratch) }
+        // What the person sorts by, kept as it is folded: the first value of the first
+        // attribute of each name (as ``LDAPKit/LDAPEntry/subscript(_:)`` reads them).
+        folding.sortNames.removeAll()
+        var sawSurname = false, sawGivenName = false
         // The names first; the nickname and addresses only for words no name matched, since
         // a name's match is always the better.
         for namesOnly in Self.namesFirst {
@@ -344,8 +348,26 @@ public struct NameMatcher: Sendable {
                     $0.isName == namesOnly && $0.attribute.utf8.count == entryAttribute.name.utf8.count
                         && entryAttribute.isNamed($0.attribute)
                 }) else { continue }
+                var sortsBy: MatchedAttribute?
+                if attribute == .surname && !sawSurname {
+                    sawSurname = true
+                    sortsBy = .surname
+                } else if attribute == .givenName && !sawGivenName {
+                    sawGivenName = true
+                    sortsBy = .givenName
+                }
+                // An empty first value sorts as no name; the first value is folded first.
+                if entryAttribute.values.first?.isEmpty != false { sortsBy = nil }
                 for value in entryAttribute.values where !value.isEmpty {
                     folding.fold(value, into: &name)
+                    if let kept = sortsBy {
+                        if kept == .surname {
+                            NameFolding.SortNames.keep(name, in: &folding.sortNames.surname)
+                        } else {
+                            NameFolding.SortNames.keep(name, in: &folding.sortNames.givenName)
+                        }
+                        sortsBy = nil
+                    }
                     let starts = attribute == .email ? Self.localPartWords(of: value, in: name) : 0..<name.foldedWords.count
                     for index in tokens.indices {
                         guard let match = Self.match(tokens[index], in: name, words: starts, attribute: attribute, value: value)

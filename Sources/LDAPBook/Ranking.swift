@@ -45,13 +45,16 @@ struct TierCollector {
 
     init(limit: Int?) { self.limit = limit }
 
-    mutating func add(_ candidate: Candidate) {
-        if let last, !Candidate.ranksBefore(candidate, last) { return }
+    /// Keeps `candidate` when they may be among the best; says whether they were kept.
+    @discardableResult
+    mutating func add(_ candidate: Candidate) -> Bool {
+        if let last, !Candidate.ranksBefore(candidate, last) { return false }
         kept.append(candidate)
         if let limit, kept.count >= 2 * limit + 256 {
             kept = Array(Candidate.ranked(kept).prefix(limit))
             last = kept.last
         }
+        return true
     }
 
     /// The people kept, best first.
@@ -294,8 +297,13 @@ extension AddressBook {
     ///   - base: where to search; `nil` means the connection's default base.
     ///   - limit: the most people each name tier keeps (`find --limit`); `nil` keeps all.
     ///     ``Ranking/uniqueFullMatch`` and ``Ranking/nameMatches`` count everyone found.
+    ///   - eachKept: called with each person of the name tiers as they arrive, when the tier
+    ///     keeps them (under a limit, some are dropped later for better ones). A caller that
+    ///     lists them can make what it shows of each while the server is still sending the
+    ///     rest, and find it again by ``Candidate/arrival`` once they are ranked.
     public func rank(field: Field?, name: NameQuery, base: DistinguishedName? = nil,
-                     limit: Int? = nil, reading extra: [Field] = []) async throws -> Ranking {
+                     limit: Int? = nil, reading extra: [Field] = [],
+                     eachKept: (Candidate) -> Void = { _ in }) async throws -> Ranking {
         var withField = TierCollector(limit: limit), without = TierCollector(limit: limit)
         var full = FullMatchCounter()
         var named: Set<String> = [], count = 0
@@ -309,20 +317,23 @@ extension AddressBook {
             // unless the query was an address, which names them as well as a name would.
             if field != nil && !score.matchesAName && !name.looksLikeAnAddress {
                 if !values.isEmpty {
-                    foundByAddress.append(Candidate(person: person, tier: .fieldOnly, score: score, values: values, folding: folding))
+                    foundByAddress.append(Candidate(scoredBy: folding, person: person, tier: .fieldOnly, score: score, values: values))
                 }
                 return
             }
-            count += 1
             let candidate: Candidate
+            let kept: Bool
             if field != nil && !values.isEmpty {
-                candidate = Candidate(person: person, tier: .fieldAndName, score: score, values: values, folding: folding)
-                withField.add(candidate)
+                candidate = Candidate(scoredBy: folding, person: person, tier: .fieldAndName, score: score, values: values,
+                                      arrival: count)
+                kept = withField.add(candidate)
             } else {
-                candidate = Candidate(person: person, tier: field == nil ? nil : .nameOnly, score: score, values: [],
-                                      folding: folding)
-                without.add(candidate)
+                candidate = Candidate(scoredBy: folding, person: person, tier: field == nil ? nil : .nameOnly, score: score,
+                                      values: [], arrival: count)
+                kept = without.add(candidate)
             }
+            count += 1
+            if kept { eachKept(candidate) }
             full.add(candidate)
             // The field-only tier leaves out whom the names found.
             if field != nil { named.insert(person.dn.string) }

@@ -51,6 +51,17 @@ public struct TextTable: Sendable {
         cells.append((text.count, width))
     }
 
+    /// The width of the cell of `row` in `column`, in terminal columns.
+    public func width(ofRow row: Int, column: Int) -> Int {
+        cells[row * columns + column].width
+    }
+
+    /// Appends the line of row `row` to `output`, its columns as wide as `widths` says: rows
+    /// written in an order of their own, such as people ranked after they were added.
+    public func write(row: Int, widths: [Int], to output: inout [UInt8]) {
+        write(rows: row..<row + 1, widths: widths, to: &output)
+    }
+
     /// Appends the lines of the rows in `range` to `output`, each column as wide as `widths`
     /// says (by default its widest cell; tables made in parts are written to their widest).
     public func write(rows range: Range<Int>, widths: [Int]? = nil, to output: inout [UInt8]) {
