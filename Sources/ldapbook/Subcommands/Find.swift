@@ -42,12 +42,18 @@ enum Find {
             throw CommandFailure(.usage, "--format: \"\(format)\" is not a format (table or json)")
         }
         let book = try await Directory.addressBook(parsed)
-        // JSON names the fields as the directory's schema has them: read while the people are.
-        async let jsonRegistry = format == "json" ? book.fieldRegistry() : nil
         let field = try await parsed.value("--field").asyncMap { try await book.field(typed: $0, nearMiss: Suggestion.closest) }
+        // JSON names each field as the directory's schema has them. Without --field, find
+        // reads only names and details, which are all built-in fields: the schema (tens of
+        // kilobytes the server sends and the client parses) is not read for them.
+        let registry = format == "json" ? (field == nil ? FieldRegistry.builtIn : try await book.fieldRegistry()) : nil
         // With a field, the people reach remembers were meant by this name come first among equals.
         let remembered = field.map { ReachHistory().chosen(field: $0.name, query: query) } ?? []
-        let ranking = try await book.rank(field: field, name: query, limit: limit).preferring(remembered)
+        // What is shown of each person is made as they arrive, while the server sends the
+        // rest, and put in rank order at the end.
+        var shown = ShownPeople(query: query, field: field, registry: registry, explain: parsed.flag("--explain"),
+                                remembered: Set(remembered))
+        let ranking = try await book.rank(field: field, name: query, limit: limit) { shown.add($0) }.preferring(remembered)
 
         var matches = Array((ranking.fieldAndName + ranking.nameOnly).prefix(limit))
         var more = ranking.nameMatches > limit
@@ -59,11 +65,11 @@ enum Find {
         }
 
         var output = DataOutput.Buffer(sanitizing: false)
-        if let registry = try await jsonRegistry {
-            await json(query: query, field: field, matches: matches, more: more, truncated: ranking.isTruncated,
-                 registry: registry, to: &output)
+        if registry != nil {
+            json(query: query, field: field, matches: matches, more: more, truncated: ranking.isTruncated, shown: &shown,
+                 to: &output)
         } else {
-            await table(query: query, field: field, matches: matches, more: more, explain: parsed.flag("--explain"), to: &output)
+            table(matches: matches, more: more, shown: &shown, to: &output)
         }
         output.flush()
         if ranking.isTruncated {
@@ -79,71 +85,110 @@ enum Find {
         return value.lossyString
     }
 
-    /// An aligned table; directory text is sanitised so it cannot drive the terminal. Each
-    /// cell is measured once (``TextTable``), and the lines go to `output` as they are made.
-    static func table(query: NameQuery, field: Field?, matches: [Candidate], more: Bool, explain: Bool,
-                      to output: inout DataOutput.Buffer) async {
+    /// What find shows of people, made as they are found: a table row (name, the field's
+    /// values and tier, details, how the name matched, DN, and why with `--explain`) without
+    /// its rank, or a JSON object without commas around it. Rows are found again by
+    /// ``LDAPBook/Candidate/arrival``; the table's first row is its header.
+    struct ShownPeople {
+        let query: NameQuery
+        let field: Field?
+        let explain: Bool
+        /// The people chosen before for this name and field, by DN.
+        let remembered: Set<String>
+        private var people: PersonJSON?
+        /// The table's rows: the header, then a row per person made.
+        private(set) var cells: TextTable
+        /// The JSON objects, one after another, and where each ends.
+        private var objects = JSONWriter()
+        private var ends: [Int] = []
+        /// The row of each arrival, or -1 where none was made.
+        private var rows: [Int] = []
+        private var scratch: [UInt8] = []
+
+        init(query: NameQuery, field: Field?, registry: FieldRegistry?, explain: Bool, remembered: Set<String>) {
+            self.query = query
+            self.field = field
+            self.explain = explain
+            self.remembered = remembered
+            people = registry.map { PersonJSON(registry: $0) }
+            let header = ["NAME"] + (field.map { [$0.name.uppercased(), "TIER"] } ?? []) + ["DETAILS", "MATCH", "DN"]
+                + (explain ? ["WHY"] : [])
+            cells = TextTable(columns: header.count)
+            for title in header { cells.append(title) }
+        }
+
+        /// Makes what is shown of `candidate`, who arrived from the name search.
+        mutating func add(_ candidate: Candidate) {
+            guard let arrival = candidate.arrival else { return }
+            while rows.count < arrival { rows.append(-1) }
+            rows.append(make(candidate))
+        }
+
+        /// The row made for `candidate`: the one made when they arrived, else one made now
+        /// (the field-only tier's people are read after the name search).
+        mutating func row(of candidate: Candidate) -> Int {
+            if let arrival = candidate.arrival, arrival < rows.count, rows[arrival] >= 0 { return rows[arrival] }
+            return make(candidate)
+        }
+
+        /// Makes `candidate`'s row or object, and returns its number.
+        private mutating func make(_ candidate: Candidate) -> Int {
+            if people != nil {
+                Find.write(candidate, field: field, people: &people!, to: &objects)
+                ends.append(objects.bytes.count)
+                return ends.count - 1
+            }
+            let person = candidate.person
+            if let name = person.storedDisplayName {
+                name.withUnsafeBufferPointer { cells.append(utf8: $0) }
+            } else {
+                cells.append(person.displayName)
+            }
+            if field != nil {
+                cells.append(candidate.values.map { shown($0, field) }.joined(separator: ", "))
+                cells.append(candidate.tier?.rawValue ?? "")
+            }
+            scratch.removeAll(keepingCapacity: true)
+            person.forEachDetail { detail in
+                if !scratch.isEmpty { scratch.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")]) }
+                detail.withUnsafeBufferPointer { scratch.append(contentsOf: $0) }
+            }
+            scratch.withUnsafeBufferPointer { cells.append(utf8: $0) }
+            cells.append(candidate.score.match.rawValue)
+            person.dn.utf8.withUnsafeBufferPointer { cells.append(utf8: $0) }
+            if explain {
+                cells.append(candidate.explanation(for: query, remembered: remembered.contains(person.dn.string)))
+            }
+            return cells.rows - 1
+        }
+
+        /// Writes `candidate` as the next JSON value of `json`.
+        mutating func writeObject(of candidate: Candidate, to json: inout JSONWriter) {
+            let object = row(of: candidate)
+            json.value(json: objects.bytes[(object == 0 ? 0 : ends[object - 1])..<ends[object]])
+        }
+    }
+
+    /// The table of `matches`, in rank order: the number of each, and the row made of them.
+    /// Directory text in the rows is sanitised, so that it cannot drive the terminal.
+    static func table(matches: [Candidate], more: Bool, shown: inout ShownPeople, to output: inout DataOutput.Buffer) {
         guard !matches.isEmpty else {
             output.bytes += Array("no match\n".utf8)
             if more { output.bytes += Array("(more matches; raise --limit)\n".utf8) }
             return
         }
-        let header = ["#", "NAME"] + (field.map { [$0.name.uppercased(), "TIER"] } ?? []) + ["DETAILS", "MATCH", "DN"]
-            + (explain ? ["WHY"] : [])
-        let parts = await inParts(matches) { range in
-            var table = TextTable(columns: header.count)
-            if range.lowerBound == 0 { for title in header { table.append(title) } }
-            var cell: [UInt8] = []
-            for index in range {
-                let person = matches[index].person
-                table.append(String(index + 1))
-                if let name = person.storedDisplayName {
-                    name.withUnsafeBufferPointer { table.append(utf8: $0) }
-                } else {
-                    table.append(person.displayName)
-                }
-                if field != nil {
-                    table.append(matches[index].values.map { shown($0, field) }.joined(separator: ", "))
-                    table.append(matches[index].tier?.rawValue ?? "")
-                }
-                cell.removeAll(keepingCapacity: true)
-                person.forEachDetail { detail in
-                    if !cell.isEmpty { cell.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")]) }
-                    detail.withUnsafeBufferPointer { cell.append(contentsOf: $0) }
-                }
-                cell.withUnsafeBufferPointer { table.append(utf8: $0) }
-                table.append(matches[index].score.match.rawValue)
-                person.dn.utf8.withUnsafeBufferPointer { table.append(utf8: $0) }
-                if explain { table.append(matches[index].explanation(for: query)) }
-            }
-            return table
-        }
-        let widths = parts.dropFirst().reduce(parts[0].widths) { zip($0, $1.widths).map(max) }
-        for table in parts {
-            for start in stride(from: 0, to: table.rows, by: 256) {
-                table.write(rows: start..<start + 256, widths: widths, to: &output.bytes)
-                output.endRecord()
-            }
+        let rows = [0] + matches.map { shown.row(of: $0) }
+        let cells = shown.cells
+        let widths = (0..<cells.columns).map { column in rows.lazy.map { cells.width(ofRow: $0, column: column) }.max() ?? 0 }
+        let numberWidth = String(matches.count).utf8.count
+        for (rank, row) in rows.enumerated() {
+            let number = rank == 0 ? "#" : String(rank)
+            output.bytes += number.utf8
+            output.bytes += repeatElement(UInt8(ascii: " "), count: numberWidth - number.utf8.count + 2)
+            cells.write(row: row, widths: widths, to: &output.bytes)
+            output.endRecord()
         }
         if more { output.bytes += Array("(more matches; raise --limit)\n".utf8) }
-    }
-
-    /// `render` of each part of `matches`, in order: made at once on the machine's cores
-    /// when there are many, since their lines are all that is left to do once the server
-    /// has sent the last of them (the 11,996 people of `jo` at 100,000 entries took 40-50 ms
-    /// to print on one core, 20-24 ms on two).
-    static func inParts<Part: Sendable>(_ matches: [Candidate],
-                                        _ render: @escaping @Sendable (Range<Int>) -> Part) async -> [Part] {
-        let count = matches.count < 2048 ? 1 : max(ProcessInfo.processInfo.activeProcessorCount, 1)
-        let size = (matches.count + count - 1) / count
-        let ranges = stride(from: 0, to: max(matches.count, 1), by: max(size, 1)).map { $0..<min($0 + size, matches.count) }
-        guard ranges.count > 1 else { return [render(0..<matches.count)] }
-        return await withTaskGroup(of: (Int, Part).self) { group in
-            for (index, range) in ranges.enumerated() { group.addTask { (index, render(range)) } }
-            var parts: [(Int, Part)] = []
-            for await part in group { parts.append(part) }
-            return parts.sorted { $0.0 < $1.0 }.map(\.1)
-        }
     }
 
     /// The JSON form: `{"query":…,"field":…,"matches":[…],"more":…,"truncated":…}`, in rank
@@ -151,7 +196,7 @@ enum Find {
     /// with how it matched: `"match":{"name":…,"tier":…,"values":[…]}`. `truncated` says the
     /// server's size limit cut the search short.
     static func json(query: NameQuery, field: Field?, matches: [Candidate], more: Bool, truncated: Bool,
-                     registry: FieldRegistry, to output: inout DataOutput.Buffer) async {
+                     shown: inout ShownPeople, to output: inout DataOutput.Buffer) {
         var json = JSONWriter(appendingTo: &output.bytes)
         json.beginObject()
         json.key("query")
@@ -169,17 +214,8 @@ enum Find {
         }
         json.key("matches")
         json.beginArray()
-        // The matches in parts, each an array of its own, put together in order.
-        let parts = await inParts(matches) { range in
-            var part = JSONWriter()
-            var people = PersonJSON(registry: registry)
-            part.beginArray()
-            for match in matches[range] { write(match, field: field, people: &people, to: &part) }
-            part.endArray()
-            return part.bytes
-        }
-        for part in parts {
-            json.elements(ofArray: part)
+        for match in matches {
+            shown.writeObject(of: match, to: &json)
             if json.bytes.count >= DataOutput.Buffer.capacity { output.write(json.take()) }
         }
         json.endArray()
@@ -194,23 +230,23 @@ enum Find {
 
     /// One match: the person as ldapbook's JSON has them, and how they matched.
     static func write(_ match: Candidate, field: Field?, people: inout PersonJSON, to json: inout JSONWriter) {
-            people.write(match.person, to: &json) { json in
-                json.key("match")
-                json.beginObject()
-                json.key("name")
-                json.string(match.score.match.rawValue)
-                if let field {
-                    json.key("tier")
-                    json.string(match.tier?.rawValue)
-                    json.key("values")
-                    json.beginArray()
-                    for value in match.values {
-                        if field.kind.isBinary || !value.isUTF8 { json.base64(value) } else { json.string(value) }
-                    }
-                    json.endArray()
+        people.write(match.person, to: &json) { json in
+            json.key("match")
+            json.beginObject()
+            json.key("name")
+            json.string(match.score.match.rawValue)
+            if let field {
+                json.key("tier")
+                json.string(match.tier?.rawValue)
+                json.key("values")
+                json.beginArray()
+                for value in match.values {
+                    if field.kind.isBinary || !value.isUTF8 { json.base64(value) } else { json.string(value) }
                 }
-                json.endObject()
+                json.endArray()
             }
+            json.endObject()
+        }
     }
 }
 
