@@ -16,7 +16,12 @@ import Musl
 /// each to the operation waiting on its message id. Deadlines are tracked
 /// here too: an operation whose server stays silent past its timeout is
 /// abandoned and fails, and the connection stays usable.
-final class ConnectionLoop: Sendable {
+///
+/// It is also a task executor (``LDAPConnection/executor``): the jobs of tasks that prefer
+/// it run here between reads, so that a task reading a search as it arrives and the
+/// reading itself take one thread, as `ldapsearch` does, instead of two taking turns across
+/// cores.
+final class ConnectionLoop: TaskExecutor, Sendable {
     /// What callers ask of the loop.
     enum Command {
         /// Start an operation (connecting first when needed).
@@ -33,6 +38,8 @@ final class ConnectionLoop: Sendable {
 
     private struct Inbox {
         var commands: [Command] = []
+        /// The jobs of tasks that prefer this loop as their executor.
+        var jobs: [UnownedJob] = []
         var wakeRequested = false
         var isShutDown = false
     }
@@ -42,6 +49,8 @@ final class ConnectionLoop: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let nextID = Atomic<UInt64>(1)
+    /// The loop thread's `pthread_self()`, once it runs.
+    private let loopThread = Atomic<UInt>(0)
     /// The server of the current session, once connected.
     let server = CurrentServer()
     /// State that only the loop thread touches.
@@ -99,9 +108,36 @@ final class ConnectionLoop: Sendable {
         }
     }
 
+    // MARK: Running jobs
+
+    /// Runs `job` on the loop thread, after what the thread is doing now. A job the loop
+    /// thread enqueues itself (a search's consumer, resumed with entries it just read) needs
+    /// no wake-up: the loop runs the jobs it has before it waits again. After shutdown, jobs
+    /// run on Dispatch's global queue.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let onLoop = pthread_self() == loopThread.load(ordering: .relaxed)
+        let accepted: Bool = inbox.withLock { inbox in
+            guard !inbox.isShutDown else { return false }
+            inbox.jobs.append(job)
+            if onLoop || inbox.wakeRequested { return true }
+            inbox.wakeRequested = true
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+            return true
+        }
+        if !accepted { runElsewhere(job) }
+    }
+
+    private func runElsewhere(_ job: UnownedJob) {
+        let executor = asUnownedTaskExecutor()
+        DispatchQueue.global().async { job.runSynchronously(on: executor) }
+    }
+
     // MARK: The loop thread
 
     private func run() {
+        loopThread.store(pthread_self(), ordering: .relaxed)
         // liblber writes with write(2): a write to a connection the server
         // has reset raises SIGPIPE, which would kill the process. SIGPIPE is
         // sent to the writing thread, so blocking it here (and only here)
@@ -112,32 +148,42 @@ final class ConnectionLoop: Sendable {
         pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
 
         while true {
-            let commands: [Command] = inbox.withLock { inbox in
+            let (commands, jobs): ([Command], [UnownedJob]) = inbox.withLock { inbox in
                 inbox.wakeRequested = false
-                defer { inbox.commands.removeAll(keepingCapacity: true) }
-                return inbox.commands
+                defer {
+                    inbox.commands.removeAll(keepingCapacity: true)
+                    inbox.jobs.removeAll(keepingCapacity: true)
+                }
+                return (inbox.commands, inbox.jobs)
             }
             for command in commands {
                 if case .shutdown(let done) = command {
                     state.failAll(LDAPError(.serverDown, message: "the connection was closed", operation: "close"))
                     state.handle = nil
                     done()
+                    // Jobs that came in meanwhile run elsewhere; any later ones too.
+                    for job in jobs + inbox.withLock({ $0.jobs }) { runElsewhere(job) }
                     return
                 }
                 state.execute(command)
             }
-            waitForEvents()
+            let executor = asUnownedTaskExecutor()
+            for job in jobs { job.runSynchronously(on: executor) }
+            // The jobs may have queued more (or commands): then only look whether the
+            // server has sent something, without waiting.
+            let hasMore = inbox.withLock { !$0.jobs.isEmpty || !$0.commands.isEmpty }
+            waitForEvents(waiting: !hasMore)
             state.expireDeadlines()
         }
     }
 
-    private func waitForEvents() {
+    private func waitForEvents(waiting: Bool = true) {
         var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         let socket = state.handle?.fileDescriptor
         if let socket {
             fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))
         }
-        let timeout = state.pollTimeoutMilliseconds()
+        let timeout = waiting ? state.pollTimeoutMilliseconds() : 0
         let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
         guard ready > 0 else { return }
         if fds[0].revents != 0 {

@@ -64,6 +64,17 @@ public final class LDAPConnection: Sendable {
         try result.get()
     }
 
+    /// The connection's own thread as a task executor: the jobs of a task that prefers it
+    /// (`withTaskExecutorPreference(connection.executor) { … }`) run on that thread, between
+    /// its reads of the server's replies. A command that reads a long search as it arrives
+    /// then reads and handles the entries on one thread, as `ldapsearch` does, instead of
+    /// handing each batch from the connection's thread to another: on two cores shared with
+    /// the server, the hand-overs cost more than the work (BENCHMARKS.md, workloads 1 and 5).
+    ///
+    /// While such a job runs, the connection reads nothing, so a job that waits for the
+    /// connection must wait by `await`, never by blocking its thread.
+    public var executor: any TaskExecutor { loop }
+
     /// The server the connection reached last: of a list, the first that answered; `nil`
     /// before the connection is first made.
     public var server: String? {

@@ -42,42 +42,45 @@ enum Find {
             throw CommandFailure(.usage, "--format: \"\(format)\" is not a format (table or json)")
         }
         let book = try await Directory.addressBook(parsed)
-        let field = try await parsed.value("--field").asyncMap { try await book.field(typed: $0, nearMiss: Suggestion.closest) }
-        // JSON names each field as the directory's schema has them. Without --field, find
-        // reads only names and details, which are all built-in fields: the schema (tens of
-        // kilobytes the server sends and the client parses) is not read for them.
-        let registry = format == "json" ? (field == nil ? FieldRegistry.builtIn : try await book.fieldRegistry()) : nil
-        // With a field, the people reach remembers were meant by this name come first among equals.
-        let remembered = field.map { ReachHistory().chosen(field: $0.name, query: query) } ?? []
-        // What is shown of each person is made as they arrive, while the server sends the
-        // rest, and put in rank order at the end.
-        var shown = ShownPeople(query: query, field: field, registry: registry, explain: parsed.flag("--explain"),
-                                remembered: Set(remembered))
-        let ranking = try await book.rank(field: field, name: query, limit: limit) { shown.add($0) }.preferring(remembered)
+        // The people are read and written on the connection's own thread, as they arrive.
+        return try await withTaskExecutorPreference(book.connection.executor) {
+            let field = try await parsed.value("--field").asyncMap { try await book.field(typed: $0, nearMiss: Suggestion.closest) }
+            // JSON names each field as the directory's schema has them. Without --field, find
+            // reads only names and details, which are all built-in fields: the schema (tens of
+            // kilobytes the server sends and the client parses) is not read for them.
+            let registry = format == "json" ? (field == nil ? FieldRegistry.builtIn : try await book.fieldRegistry()) : nil
+            // With a field, the people reach remembers were meant by this name come first among equals.
+            let remembered = field.map { ReachHistory().chosen(field: $0.name, query: query) } ?? []
+            var shown = ShownPeople(query: query, field: field, registry: registry, explain: parsed.flag("--explain"),
+                                    remembered: Set(remembered))
+            // What is shown of each person is made as they arrive, while the server sends the
+            // rest, and put in rank order at the end.
+            let ranking = try await book.rank(field: field, name: query, limit: limit) { shown.add($0) }.preferring(remembered)
 
-        var matches = Array((ranking.fieldAndName + ranking.nameOnly).prefix(limit))
-        var more = ranking.nameMatches > limit
-        if let cursor = ranking.fieldOnly, matches.count < limit {
-            matches += try await cursor.next(limit - matches.count)
-            more = !(await cursor.isExhausted)
-        } else if ranking.fieldOnly != nil {
-            more = true
-        }
+            var matches = Array((ranking.fieldAndName + ranking.nameOnly).prefix(limit))
+            var more = ranking.nameMatches > limit
+            if let cursor = ranking.fieldOnly, matches.count < limit {
+                matches += try await cursor.next(limit - matches.count)
+                more = !(await cursor.isExhausted)
+            } else if ranking.fieldOnly != nil {
+                more = true
+            }
 
-        var output = DataOutput.Buffer(sanitizing: false)
-        if registry != nil {
-            json(query: query, field: field, matches: matches, more: more, truncated: ranking.isTruncated, shown: &shown,
-                 to: &output)
-        } else {
-            table(matches: matches, more: more, shown: &shown, to: &output)
+            var output = DataOutput.Buffer(sanitizing: false)
+            if registry != nil {
+                json(query: query, field: field, matches: matches, more: more, truncated: ranking.isTruncated, shown: &shown,
+                     to: &output)
+            } else {
+                table(matches: matches, more: more, shown: &shown, to: &output)
+            }
+            output.flush()
+            if ranking.isTruncated {
+                Diagnostics.say("the server stopped at its size limit after \(ranking.nameMatches) people; "
+                    + "more may match \"\(Diagnostics.quoting(query.text))\": type more of the name")
+            }
+            UntilExit.keep(ranking)
+            return matches.isEmpty ? .nothingDone : .success
         }
-        output.flush()
-        if ranking.isTruncated {
-            Diagnostics.say("the server stopped at its size limit after \(ranking.nameMatches) people; "
-                + "more may match \"\(Diagnostics.quoting(query.text))\": type more of the name")
-        }
-        UntilExit.keep(ranking)
-        return matches.isEmpty ? .nothingDone : .success
     }
 
     static func shown(_ value: LDAPValue, _ field: Field?) -> String {
