@@ -14,8 +14,8 @@ public enum Tier: String, Sendable, Hashable, CaseIterable {
 ///
 /// What a candidate holds is kept in one object, so that a copy is one reference: ranking
 /// and listing the 11,996 people `jo` finds at 100,000 entries copies every candidate
-/// several times, and copying each of its arrays and the person's entry one by one took a
-/// quarter of `find`'s time.
+/// several times, and retaining each of its arrays and the person's entry one by one was most
+/// of the time those copies took (`perf record`, BENCHMARKS.md workload 1).
 public struct Candidate: Sendable, Identifiable {
     private final class Storage: Sendable {
         let person: Person

@@ -218,4 +218,59 @@ struct NameMatcherTests {
         #expect(!hostile.contains("(uid=*)") && hostile.contains("\\2a\\29\\28uid=\\2a"), "\(hostile)")
         #expect(NameMatcher(try NameQuery("ada"), nicknames: false).otherFilter.rendered.contains("ldapbookNickname") == false)
     }
+
+    /// The names a candidate sorts by are kept as the scoring folds them: the same order as
+    /// folding them again, for people with several values, empty first values, accents,
+    /// names missing, and attributes in any order.
+    @Test("a candidate made from the scoring sorts by the same names as one folded afresh")
+    func sortNamesFromScoring() throws {
+        var people = [
+            person(given: ["Ångström"], surname: ["Zoë"]),
+            person(given: ["", "Jo"], surname: ["", "Jones"]),
+            person(given: ["Jo", "Joanna"], surname: ["Ørsted", "Oersted"]),
+            person(surname: ["Johnson"], cn: ["Jo Johnson"]),
+            person(given: ["Jo"], surname: [], cn: ["Jo"]),
+            person(given: ["JOSÉ"], surname: ["de la Joya"], display: ["José"]),
+        ]
+        // The surname before the given name in the entry.
+        var reversed = LDAPEntry(dn: try DistinguishedName(parsing: "uid=r,dc=example,dc=com"))
+        reversed["sn"] = [LDAPValue("Jovanović")]
+        reversed["cn"] = [LDAPValue("Jovan Jovanović")]
+        reversed["givenName"] = [LDAPValue("Jovan")]
+        people.append(Person(entry: reversed))
+        let matcher = NameMatcher(try NameQuery("jo"))
+        let folding = NameFolding()
+        for person in people {
+            let score = matcher.score(person, using: folding)
+            let kept = Candidate(scoredBy: folding, person: person, tier: nil, score: score, values: [])
+            let afresh = Candidate(person: person, tier: nil, score: score, values: [])
+            #expect(kept.order == afresh.order, "\(person.dn)")
+        }
+    }
+
+    /// Ranking sorts integer keys and compares whole orders and DNs only where the keys are
+    /// equal: the same order as comparing every pair.
+    @Test("ranking by integer keys orders people as comparing them does")
+    func rankedAsCompared() throws {
+        var generator = SystemRandomNumberGenerator()
+        let syllables = ["jo", "an", "na", "ö", "han", "sen", "ss", "ø", "e", "berg", "Jo", "JO"]
+        func name() -> String { (0..<Int.random(in: 1...6, using: &generator)).map { _ in syllables.randomElement(using: &generator)! }.joined() }
+        let matcher = NameMatcher(try NameQuery("jo"))
+        for _ in 0..<20 {
+            // Many namesakes and long shared beginnings, so that keys tie.
+            let surnames = (0..<4).map { _ in "Jo" + name() + "sson-" + name() }
+            let people = (0..<300).map { _ in
+                person(given: ["Jo" + name()], surname: [surnames.randomElement(using: &generator)!])
+            }
+            let candidates = people.map { Candidate(person: $0, tier: nil, score: matcher.score($0), values: []) }
+            let ranked = Candidate.ranked(candidates).map(\.person.dn.string)
+            // The definition: better score, then the whole order, then the DN.
+            let compared = candidates.sorted { a, b in
+                if a.score < b.score || b.score < a.score { return a.score < b.score }
+                if a.order != b.order { return a.order.lexicographicallyPrecedes(b.order) }
+                return a.person.dn.string < b.person.dn.string
+            }.map(\.person.dn.string)
+            #expect(ranked == compared)
+        }
+    }
 }
