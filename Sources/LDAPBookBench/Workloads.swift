@@ -520,7 +520,7 @@ extension Bench {
                                   arguments: [ldapbook, "export", "--format", format] + connection))
         }
         var turns = TurnTaking(commands)
-        try turns.run(quick ? 2 : size >= 1_000_000 ? 1 : 5, warmUps: size >= 1_000_000 ? 0 : 1, server: server,
+        try turns.run(quick ? 2 : size >= 1_000_000 ? 3 : 5, warmUps: size >= 1_000_000 ? 0 : 1, server: server,
                       environment: childEnvironment)
         exportRatios += commands.indices.dropFirst().map { (size, commands[$0].label, turns.ratio($0, to: 0)) }
         exportPeaks += commands.indices.map { (size, commands[$0].label, turns.peakRSS[$0]) }

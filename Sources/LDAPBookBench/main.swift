@@ -112,7 +112,7 @@ do {
                              headers: ["entries", "command", "median", "p95", "client CPU/run", "slapd CPU/run", "peak RSS", "vs ldapsearch"],
                              rows: exportRows + startUpRows,
                              note: "Target: every format within 1.10× of ldapsearch's LDIF at 100,000 entries; peak memory flat from 10,000 to 1,000,000. "
-                                + "The commands take turns (5 runs each at 10k and 100k after a warm-up, one at 1M); peak RSS is the process's "
+                                + "The commands take turns (5 runs each at 10k and 100k after a warm-up, 3 at 1M); peak RSS is the process's "
                                 + "high-water mark (VmHWM, read every 2 ms) in a run of its own, untimed. The last rows are what a command that finds "
                                 + "nobody takes: its start-up. Commands: \(bench.exportCommands).")
     }
