@@ -6,8 +6,8 @@ import Glibc
 /// A write is retried after a signal and continued after a short write, so the whole
 /// buffer goes out. When standard output cannot be written (a full disk, say), the command
 /// says so on standard error and exits with ``ExitCode/outputFailed``: a truncated export
-/// must not look like a finished one. (A closed pipe ends the process by `SIGPIPE` first,
-/// as it ends `cat`.) A failing standard error is ignored: there is nowhere to report it,
+/// must not look like a finished one. (A closed pipe ends the process by `SIGPIPE`, as it
+/// ends `cat`, on whichever thread writes.) A failing standard error is ignored: there is nowhere to report it,
 /// and the command's work and results go on.
 enum StandardStream {
     /// Standard output: results, data formats, help.
@@ -43,6 +43,16 @@ enum StandardStream {
                 let failure = errno
                 if failure == EINTR { continue }
                 guard self == .output else { return }
+                if failure == EPIPE {
+                    // The reader has gone (`ldapbook export | head`): the process ends by SIGPIPE,
+                    // as `cat` does, also when this thread blocks it (a connection's thread does, so
+                    // that a connection the server reset is an error, not the end).
+                    var pipeSignal = sigset_t()
+                    sigemptyset(&pipeSignal)
+                    sigaddset(&pipeSignal, SIGPIPE)
+                    pthread_sigmask(SIG_UNBLOCK, &pipeSignal, nil)
+                    raise(SIGPIPE)
+                }
                 StandardStream.error.write("ldapbook: cannot write to standard output: \(String(cString: strerror(failure)))\n")
                 exit(ExitCode.outputFailed.rawValue)
             }

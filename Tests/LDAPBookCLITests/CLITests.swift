@@ -223,6 +223,36 @@ struct CLITests {
         #expect(try CLI.run(["frobnicate"], standardErrorPath: "/dev/full").status == 64)
     }
 
+    @Test("find and export into a pipe whose reader has gone end by SIGPIPE, as cat does; into a full disk, exit 74")
+    func closedPipeAndFullDisk() async throws {
+        let server = try await CLI.shared()
+        let (_, base) = try await CLI.container(server, people: (0..<40).map { ("Piper\($0)", "Pipewell", ["piper\($0)@example.com"]) })
+        let connection = CLI.connectionArguments(server, base: base)
+        // find and export write on the connection's thread, which blocks SIGPIPE for its own
+        // socket: the closed pipe still ends them as it ends any command.
+        for arguments in [["export", "--format", "ldif"], ["export", "--format", "csv"], ["find", "piper", "--limit", "100"]] {
+            let process = Process()
+            process.executableURL = CLI.executable
+            process.arguments = arguments + connection
+            process.environment = ProcessInfo.processInfo.environment.merging(["LDAPNOINIT": "1"]) { $1 }
+            let output = Pipe(), errors = Pipe()
+            try output.fileHandleForReading.close()
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE,
+                    "\(arguments): \(process.terminationReason) \(process.terminationStatus)")
+            #expect(message.isEmpty, "\(arguments): \(message)")
+
+            let full = try CLI.run(arguments + connection, standardOutputPath: "/dev/full")
+            #expect(full.status == 74, "\(arguments): \(full.stderr)")
+            #expect(full.stderr.contains("cannot write to standard output: No space left on device"), "\(arguments): \(full.stderr)")
+        }
+    }
+
     @Test("exit codes: help 0, usage 64, nothing found 1, unavailable 69, no permission 77")
     func exitCodes() async throws {
         let help = try CLI.run(["reach", "--help"])
