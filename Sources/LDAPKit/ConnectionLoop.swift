@@ -71,7 +71,9 @@ final class ConnectionLoop: TaskExecutor, Sendable {
         state = LoopState(configuration: configuration, server: server)
         let thread = Thread { [self] in run() }
         thread.name = "ldap-connection"
-        thread.stackSize = 1 << 20
+        // The jobs of tasks that prefer this loop run on this stack too: as large as a
+        // thread's by default (only the pages used are ever touched).
+        thread.stackSize = 8 << 20
         thread.start()
     }
 
