@@ -13,9 +13,10 @@ public struct FieldRegistry: Sendable {
     /// The server's schema, when it was read.
     public var schema: LDAPSchema? { known.schema }
 
-    /// The registry of a server whose schema is not read: the built-in fields, and any other
-    /// name a custom field. It names the attributes of the built-in fields as a registry with
-    /// the schema does, which is all a list of names and details needs.
+    /// The registry of a server whose schema is not read: the built-in fields, any other field
+    /// name a custom field, and any other attribute of an entry known by its own name. It
+    /// names what a list of names and details shows (the built-in fields' attributes, and
+    /// `cn` as `cn`) as a registry with the schema does.
     public static let builtIn = FieldRegistry(schema: nil)
 
     /// Creates a registry for a server with `schema`; without one, names that

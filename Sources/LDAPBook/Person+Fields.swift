@@ -67,6 +67,10 @@ extension FieldRegistry {
             || schema?.attributeType(named: name)?.isOperational == true { return .none }
         if name.equalsIgnoringCase(LDAPBookSchemaName.customField) { return .customFields }
         let builtIn = BuiltInField.all.first { $0.attribute.equalsIgnoringCase(name) }
+        // An attribute of an entry is never a custom field (those are values of
+        // ldapbookCustomField): without the schema, one that no built-in field covers is known
+        // by its own name only.
+        if builtIn == nil && schema == nil { return .unknown }
         guard let field = try? field(named: builtIn?.name ?? name) else { return .unknown }
         return .field(field)
     }

@@ -124,6 +124,35 @@ struct FieldRegistryTests {
         #expect(nickname?.code == .schemaMissing)
     }
 
+    @Test("without the schema, an entry's attributes are the built-in fields or known by their own names, never custom fields")
+    func builtInRegistry() throws {
+        func person(_ attributes: KeyValuePairs<String, String>) throws -> Person {
+            var entry = LDAPEntry(dn: try DistinguishedName(parsing: "uid=ada,dc=example,dc=com"))
+            for (name, value) in attributes { entry[name] = [LDAPValue(value)] }
+            return Person(entry: entry)
+        }
+        func json(_ person: Person, _ registry: FieldRegistry) -> String {
+            var writer = JSONWriter()
+            person.writeJSON(to: &writer, registry: registry)
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        // What find shows as JSON without --field is the same with and without the schema
+        // (the attributes the test schema has).
+        let ada = try person(["givenName": "Ada", "sn": "Lovelace", "cn": "Ada Lovelace", "displayName": "Ada, Countess",
+                              "mail": "ada@example.com", "roomNumber": "B-12"])
+        let withSchema = json(ada, FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true)))
+        #expect(json(ada, .builtIn) == withSchema, "\(json(ada, .builtIn))\n\(withSchema)")
+        #expect(withSchema.contains(#""cn":["Ada Lovelace"]"#) && withSchema.contains(#""roomNumber":["B-12"]"#))
+        let details = json(try person(["title": "Analyst", "ou": "Engines", "o": "Babbage & Co"]), .builtIn)
+        #expect(details.contains(#""title":["Analyst"],"department":["Engines"],"organization":["Babbage & Co"]"#), "\(details)")
+        guard case .unknown = FieldRegistry.builtIn.storedField("roomNumber") else {
+            Issue.record("an attribute without the schema is no custom field")
+            return
+        }
+        // A field typed by name is still a custom field without the schema.
+        #expect(try FieldRegistry.builtIn.field(named: "shoe-size").origin == .custom)
+    }
+
     @Test("the known fields list built-ins first, then the other attributes a person may have")
     func knownFields() throws {
         let fields = FieldRegistry(schema: try fieldTestSchema(withLDAPBook: true)).knownFields
