@@ -71,4 +71,22 @@ struct TextTableTests {
     func otherScripts(_ text: String) {
         #expect(DisplayWidth.ofCommonScripts(text) == nil)
     }
+
+    @Test("rows written one by one, in an order of their own, read as the table written in that order")
+    func rowsInAnotherOrder() {
+        let rows = [["NAME", "DN"], ["Zoë Ångström", "uid=zoe"], ["Ada", "uid=ada,ou=people"], ["山田", "uid=yamada"]]
+        var added = TextTable(columns: 2)
+        for row in rows { for cell in row { added.append(cell) } }
+        let order = [0, 3, 1, 2]
+        var inOrder = TextTable(columns: 2)
+        for index in order { for cell in rows[index] { inOrder.append(cell) } }
+        // The widths of the rows shown, which here are all of them.
+        let widths = (0..<2).map { column in order.map { added.width(ofRow: $0, column: column) }.max() ?? 0 }
+        #expect(widths == inOrder.widths)
+        var oneByOne: [UInt8] = [], whole: [UInt8] = []
+        for row in order { added.write(row: row, widths: widths, to: &oneByOne) }
+        inOrder.write(rows: 0..<4, to: &whole)
+        #expect(String(decoding: oneByOne, as: UTF8.self) == String(decoding: whole, as: UTF8.self))
+    }
 }
+
