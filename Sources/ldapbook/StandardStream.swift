@@ -7,8 +7,8 @@ import Glibc
 /// buffer goes out. When standard output cannot be written (a full disk, say), the command
 /// says so on standard error and exits with ``ExitCode/outputFailed``: a truncated export
 /// must not look like a finished one. (A closed pipe ends the process by `SIGPIPE`, as it
-/// ends `cat`, on whichever thread writes.) A failing standard error is ignored: there is nowhere to report it,
-/// and the command's work and results go on.
+/// ends `cat`, on whichever thread writes.) A failing standard error is ignored: there is
+/// nowhere to report it, and the command's work and results go on.
 enum StandardStream {
     /// Standard output: results, data formats, help.
     case output
