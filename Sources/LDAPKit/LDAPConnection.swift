@@ -104,6 +104,8 @@ public final class LDAPConnection: Sendable {
     ///   - sizeLimit: the most entries to return; `nil` means the configuration's.
     ///   - pageSize: entries per page; `nil` means the configuration's, `0` turns paging off.
     ///   - controls: extra request controls.
+    ///   - timeLimit: the most seconds the server may spend on the search (it then stops with
+    ///     ``LDAPResultCode/timeLimitExceeded``, after what it found); `nil` for the server's own limit.
     ///   - typesOnly: return attribute names only, each with no values (`attrsonly`): what
     ///     attributes the entries have, cheaply.
     ///
@@ -116,7 +118,8 @@ public final class LDAPConnection: Sendable {
         sizeLimit: Int? = nil,
         pageSize: Int? = nil,
         controls: [LDAPControl] = [],
-        typesOnly: Bool = false
+        typesOnly: Bool = false,
+        timeLimit: Int? = nil
     ) -> LDAPSearchResults {
         let request: Result<SearchRequest, LDAPError>
         if let searchBase = base ?? defaultBase {
@@ -124,7 +127,8 @@ public final class LDAPConnection: Sendable {
             request = .success(SearchRequest(
                 base: searchBase.string, scope: scope, filter: filter.rendered, attributes: attributes,
                 sizeLimit: sizeLimit ?? configuration.sizeLimit,
-                pageSize: pages.flatMap { $0 > 0 ? $0 : nil }, controls: controls, typesOnly: typesOnly))
+                pageSize: pages.flatMap { $0 > 0 ? $0 : nil }, controls: controls, typesOnly: typesOnly,
+                timeLimit: timeLimit))
         } else {
             request = .failure(LDAPError(.paramError, message: "no search base: name one or configure a default",
                                          operation: "search"))

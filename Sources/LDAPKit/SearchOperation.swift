@@ -12,6 +12,9 @@ struct SearchRequest: Sendable {
     var controls: [LDAPControl]
     /// Attribute names without their values (`attrsonly`).
     var typesOnly = false
+    /// The most seconds the server may spend on the search (its `timeLimit`); `nil` for the
+    /// server's own limit.
+    var timeLimit: Int? = nil
 }
 
 extension SearchScope {
@@ -56,10 +59,14 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
             controls.append(.pagedResults(size: pageSize, cookie: cookie))
         }
         var messageID: Int32 = -1
-        let rc = ldap_search_ext(
-            handle.ld, arena.cString(request.base), request.scope.cValue, arena.cString(request.filter),
-            arena.cStringArray(request.attributes), request.typesOnly ? 1 : 0, arena.controls(controls), nil, nil,
-            Int32(clamping: request.sizeLimit), &messageID)
+        // libldap sends the timeout's seconds as the request's time limit.
+        var limit = timeval(tv_sec: request.timeLimit ?? 0, tv_usec: 0)
+        let rc = withUnsafeMutablePointer(to: &limit) { limit in
+            ldap_search_ext(
+                handle.ld, arena.cString(request.base), request.scope.cValue, arena.cString(request.filter),
+                arena.cStringArray(request.attributes), request.typesOnly ? 1 : 0, arena.controls(controls), nil,
+                request.timeLimit == nil ? nil : limit, Int32(clamping: request.sizeLimit), &messageID)
+        }
         try handle.check(rc, "search")
         return messageID
     }
