@@ -17,12 +17,20 @@ let package = Package(
             pkgConfig: "ldap",
             providers: [.apt(["libldap-dev"])]
         ),
+        // SQLite 3 from the system (Debian: libsqlite3-dev), for the local index of people.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // glibc's <malloc.h>, for the command's allocator settings.
         .systemLibrary(name: "CMalloc"),
         // An LDAP client that knows nothing about address books.
         .target(name: "LDAPKit", dependencies: ["CLDAP"]),
-        // The address book: fields and schema mapping, people, safe writes.
-        .target(name: "LDAPBook", dependencies: ["LDAPKit"]),
+        // A small Swift face on SQLite: a database, its statements, its errors.
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        // The address book: fields and schema mapping, people, safe writes, the local index.
+        .target(name: "LDAPBook", dependencies: ["LDAPKit", "SQLiteKit"]),
         // Generates cn=config and runs a private slapd (tests, benchmarks, the local directory).
         .target(name: "SlapdKit"),
         // Command-line parsing: argv to tokens, tokens to a command's options; help text.
@@ -39,6 +47,7 @@ let package = Package(
         .testTarget(name: "LDAPKitTests", dependencies: ["LDAPKit", "CLDAP"]),
         .testTarget(name: "LDAPKitIntegrationTests", dependencies: ["LDAPKit", "SlapdKit", "CLDAP"]),
         .testTarget(name: "SlapdKitTests", dependencies: ["SlapdKit"]),
+        .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "LDAPBookTests", dependencies: ["LDAPBook", "LDAPKit"]),
         .testTarget(name: "LDAPBookIntegrationTests", dependencies: ["LDAPBook", "LDAPKit", "SlapdKit"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
