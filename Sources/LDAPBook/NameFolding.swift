@@ -34,6 +34,26 @@ struct FoldedName: Sendable, Hashable {
     /// Whether the name has no letter or digit.
     var isEmpty: Bool { folded.isEmpty }
 
+    /// Whether the name has a letter that people also spell out in two (`ü` as `ue`, `ø` as
+    /// `oe`, `å` as `aa`: ``NameFolding/spelledOut(_:)``), so that its spelt-out form is worth
+    /// matching too.
+    private(set) var hasSpelledOutLetters = false
+    /// Whether the name has letters of a script other than Latin (Greek, Cyrillic, Han, kana,
+    /// Hangul, Arabic…), so that its Latin transliteration is worth matching too.
+    private(set) var hasOtherScripts = false
+
+    /// The folded word at `index`: its bytes in ``folded``.
+    func word(_ index: Int) -> ArraySlice<UInt8> {
+        let end = index + 1 < foldedWords.count ? foldedWords[index + 1] : folded.count
+        return folded[foldedWords[index]..<end]
+    }
+
+    /// Notes what a character beyond ASCII tells about the name.
+    mutating func note(spelledOut: Bool, otherScript: Bool) {
+        if spelledOut { hasSpelledOutLetters = true }
+        if otherScript { hasOtherScripts = true }
+    }
+
     /// Appends a letter or digit whose forms are both `byte`, starting a word if `startsWord`.
     mutating func append(_ byte: UInt8, startsWord: Bool) {
         if startsWord { foldedWords.append(folded.count) }
@@ -70,6 +90,8 @@ struct FoldedName: Sendable, Hashable {
             ownLoweredWords.removeAll(keepingCapacity: true)
             hasOwnLowered = false
         }
+        hasSpelledOutLetters = false
+        hasOtherScripts = false
     }
 }
 
@@ -82,7 +104,47 @@ final class NameFolding {
     static let letters: [Unicode.Scalar: String] = [
         "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ẞ": "ss", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i",
         "ħ": "h", "ŧ": "t", "ŀ": "l", "ĸ": "k", "ŋ": "n", "ſ": "s", "ƒ": "f", "ǥ": "g", "ɨ": "i", "ʉ": "u",
+        // Greek's final sigma is a sigma: ΠΑΠΑΔΟΠΟΥΛΟΣ, lowered letter by letter, ends in σ.
+        "ς": "σ",
     ]
+
+    /// Letters people also write as two (German, Scandinavian and Dutch habit, and what a
+    /// keyboard without them leaves): `Müller` is typed `mueller`, `Sørensen` `soerensen`,
+    /// `Ødegaard` `oedegaard`, `Åse` `aase`. Lower case; the upper case letters lower to these.
+    static let spelledOutLetters: [Unicode.Scalar: String] = [
+        "ä": "ae", "ö": "oe", "ü": "ue", "ø": "oe", "å": "aa",
+    ]
+
+    /// `text` with the letters of ``spelledOutLetters`` spelt out (`Müller` is `Mueller`),
+    /// or `nil` when it has none.
+    static func spelledOut(_ text: String) -> String? {
+        var result = String.UnicodeScalarView()
+        var changed = false
+        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+            let lower = scalar.properties.lowercaseMapping.unicodeScalars
+            if lower.count == 1, let first = lower.first, let spelled = spelledOutLetters[first] {
+                result.append(contentsOf: spelled.unicodeScalars)
+                changed = true
+            } else {
+                result.append(scalar)
+            }
+        }
+        return changed ? String(result) : nil
+    }
+
+    /// Whether `scalar` is a letter of a script other than Latin: what makes a name worth
+    /// transliterating. Latin's blocks are Basic Latin to Latin Extended-B, IPA and the
+    /// spacing modifiers, Latin Extended Additional (Vietnamese), Extended-C to -E and the
+    /// fullwidth forms; combining marks belong to every script.
+    static func isOtherScriptLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x0370, 0x1AB0..<0x1B00, 0x1D00..<0x1F00, 0x2C60..<0x2C80, 0xA720..<0xA800, 0xAB30..<0xAB70,
+             0xFB00..<0xFB07, 0xFF00..<0xFF60:
+            return false
+        default:
+            return scalar.properties.isAlphabetic
+        }
+    }
 
     /// What one character beyond ASCII becomes: its folded and lowered UTF-8, and whether
     /// it belongs to a word (a letter, digit or mark) or ends one. Both forms share one array,
@@ -92,6 +154,10 @@ final class NameFolding {
         var bytes: [UInt8]
         var foldedCount: Int
         var isWordCharacter: Bool
+        /// Whether it is one of ``NameFolding/spelledOutLetters`` (in either case).
+        var isSpelledOut = false
+        /// Whether it is a letter of a script other than Latin.
+        var isOtherScript = false
 
         var folded: ArraySlice<UInt8> { bytes[..<foldedCount] }
         var lowered: ArraySlice<UInt8> { bytes[foldedCount...] }
@@ -186,6 +252,9 @@ final class NameFolding {
             }
             index += length
             let forms = self.forms(of: scalar)
+            if forms.isSpelledOut || forms.isOtherScript {
+                name.note(spelledOut: forms.isSpelledOut, otherScript: forms.isOtherScript)
+            }
             guard forms.isWordCharacter else {
                 inWord = false
                 continue
@@ -230,7 +299,12 @@ final class NameFolding {
                 folded += Self.letters[part].map { $0 } ?? String(part)
             }
         }
-        return Forms(bytes: Array(folded.utf8) + Array(lowered.utf8), foldedCount: folded.utf8.count, isWordCharacter: isWord)
+        let precomposed = lowered.precomposedStringWithCanonicalMapping.unicodeScalars
+        return Forms(bytes: Array(folded.utf8) + Array(lowered.utf8), foldedCount: folded.utf8.count, isWordCharacter: isWord,
+                     // A diaeresis or ring of decomposed text (u and U+0308) may make such a letter too.
+                     isSpelledOut: scalar.value == 0x0308 || scalar.value == 0x030A
+                        || (precomposed.count == 1 && precomposed.first.map { spelledOutLetters[$0] != nil } == true),
+                     isOtherScript: isOtherScriptLetter(scalar))
     }
 
     /// The scalar whose UTF-8 starts `bytes`, and its length; `nil` for invalid UTF-8.
