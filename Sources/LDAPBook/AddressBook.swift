@@ -1,3 +1,4 @@
+import Foundation
 import LDAPKit
 import Synchronization
 
@@ -19,13 +20,35 @@ public final class AddressBook: Sendable {
         public var createsPeopleBase: Bool
         /// How new entries are named.
         public var naming: EntryNaming
+        /// The local index of people that lookups use instead of searching the server
+        /// (``PeopleIndex``); `nil` searches the server for every lookup.
+        public var index: PeopleIndex?
+        /// How old the index may be before a lookup brings it up to date first, in seconds.
+        public var indexMaxAge: TimeInterval
+        /// Told how many people have been read while the index is being made or brought up
+        /// to date (a terminal shows progress), and once more with `done` when that ends.
+        public var indexProgress: (@Sendable (_ read: Int, _ done: Bool) -> Void)?
+        /// Told what the address book did with the index that a person may want to know: that
+        /// it was made, that the server could not be reached and an older index served.
+        public var notes: (@Sendable (String) -> Void)?
+
+        /// The default ``indexMaxAge``: five minutes. Within it, a lookup costs the server
+        /// nothing; past it, the next lookup asks the server what changed (with RFC 4533,
+        /// little work for it).
+        public static let defaultIndexMaxAge: TimeInterval = 300
 
         /// Creates a configuration.
         public init(peopleBase: DistinguishedName? = nil, createsPeopleBase: Bool = true,
-                    naming: EntryNaming = .generatedUID) {
+                    naming: EntryNaming = .generatedUID, index: PeopleIndex? = nil,
+                    indexMaxAge: TimeInterval = Configuration.defaultIndexMaxAge,
+                    indexProgress: (@Sendable (_ read: Int, _ done: Bool) -> Void)? = nil, notes: (@Sendable (String) -> Void)? = nil) {
             self.peopleBase = peopleBase
             self.createsPeopleBase = createsPeopleBase
             self.naming = naming
+            self.index = index
+            self.indexMaxAge = indexMaxAge
+            self.indexProgress = indexProgress
+            self.notes = notes
         }
     }
 
@@ -41,6 +64,8 @@ public final class AddressBook: Sendable {
     /// Where new people go and how they are named.
     public let configuration: Configuration
     private let facts = Mutex<ServerFacts?>(nil)
+    /// What this address book did with the index so far.
+    let indexState = Mutex(IndexState())
 
     /// Creates an address book over `connection`.
     public init(connection: LDAPConnection, configuration: Configuration = Configuration()) {
@@ -249,6 +274,11 @@ public final class AddressBook: Sendable {
             throw AddressBookError(.invalidName, "a new person needs a surname (sn is required by inetOrgPerson)")
         }
         try Self.checkNameLengths(of: newPerson)
+        if typed {
+            for name in [surname, newPerson.givenName].compactMap({ $0 }) where !name.trimmingWhitespace().isEmpty {
+                try NewPerson.checkHasLetter(name)
+            }
+        }
         let given = (typed ? newPerson.givenName?.trimmingWhitespace() : newPerson.givenName)
             .flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
         let commonNames = newPerson.commonNames.map { $0.filter { !$0.isEmpty } }.flatMap { $0.isEmpty ? nil : $0 }

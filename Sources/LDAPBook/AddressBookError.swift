@@ -38,6 +38,8 @@ public struct AddressBookError: Error, Sendable, Hashable {
         /// Someone else changed the entry while this change was being made, so it was
         /// not (or not entirely) made; look again.
         public static let changedMeanwhile = Code(rawValue: "changedMeanwhile")
+        /// The local index of people cannot be made or read (its folder, its file).
+        public static let indexUnavailable = Code(rawValue: "indexUnavailable")
 
         /// The code's name.
         public var description: String { rawValue }

@@ -20,13 +20,15 @@ import Foundation
 /// ```
 ///
 /// Keys: `uri`, `base`, `binddn`, `password-file`, `starttls` (yes/no),
-/// `sasl-mech` (EXTERNAL), `ca-file`, `people-base`, `timeout` (seconds).
+/// `sasl-mech` (EXTERNAL), `ca-file`, `people-base`, `timeout` (seconds), `cache` (yes/no: the
+/// local index of people), `cache-max-age` (seconds).
 /// Passwords themselves never go in this file, only the name of a file
 /// (readable by its owner alone) that holds one.
 public struct ConfigFile: Sendable, Hashable {
     /// The keys a configuration file may set.
     public static let keys: Set<String> = [
         "uri", "base", "binddn", "password-file", "starttls", "sasl-mech", "ca-file", "people-base", "timeout",
+        "cache", "cache-max-age",
     ]
 
     /// The settings before the first profile.

@@ -82,6 +82,12 @@ public struct Field: Sendable, Hashable, CustomStringConvertible {
         return .prefix(attribute, LDAPValue(prefix))
     }
 
+    /// A filter matching the entries with `value` in this field (as the attribute's equality
+    /// rule compares).
+    public func equalityFilter(_ value: LDAPValue) -> LDAPFilter {
+        .equal(attribute, stored(value))
+    }
+
     /// The field's values in `entry`.
     public func values(in entry: LDAPEntry) -> [LDAPValue] {
         let stored = entry[attribute]

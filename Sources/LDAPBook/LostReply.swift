@@ -52,6 +52,8 @@ extension AddressBook {
         description: String,
         check: (LDAPEntry?) -> WriteCheck
     ) async throws -> LDAPResponse? {
+        // The index learns of the write from the server, as of anyone's: the next lookup asks.
+        markIndexStale()
         var lostReplies = 0
         while true {
             do {

@@ -49,3 +49,13 @@ public enum EntryNaming: Sendable, Hashable {
     /// `cn=<given> <surname>`; a name change renames the entry.
     case commonName
 }
+
+extension NewPerson {
+    /// Refuses a name typed without a letter (`+44 20 7946`, `0001`): a phone number or a
+    /// number is no one's name.
+    static func checkHasLetter(_ name: String) throws(AddressBookError) {
+        guard name.unicodeScalars.contains(where: \.properties.isAlphabetic) else {
+            throw AddressBookError(.invalidName, "\"\(name)\" is no name: a name needs a letter")
+        }
+    }
+}

@@ -231,13 +231,26 @@ extension AddressBook {
     /// one page (BENCHMARKS.md, workload 1).
     static let nameSearchPageSize = 20000
 
-    /// Calls `body` with each person `name` matches and their score, as the server returns
-    /// them; returns whether the server stopped early at its size limit (an administrative
-    /// limit), having sent only some of the people the filter matches.
+    /// Calls `body` with each person `name` matches and their score: from the local index
+    /// when there is one (``usableIndex()``), else as the server returns them; returns
+    /// whether the server stopped early at its size limit (an administrative limit), having
+    /// sent only some of the people the filter matches.
     @discardableResult
     private func forEachMatch(of name: NameQuery, fields: [Field], also extra: LDAPFilter?, base: DistinguishedName?,
                               folding: NameFolding = NameFolding(),
                               _ body: (Person, NameScore) -> Void) async throws -> Bool {
+        // The index holds everyone under the connection's base: a base at or below it is a
+        // part of the index.
+        let indexed = base.map { base in connection.defaultBase.map { base.isEquivalent(to: $0) || base.isDescendant(of: $0) } ?? false } ?? true
+        if extra == nil, indexed, let index = try await usableIndex() {
+            let matcher = NameMatcher(name)
+            for person in try await indexedPeople(index, matcher: matcher, fields: fields) {
+                if let base, !person.dn.isEquivalent(to: base), !person.dn.isDescendant(of: base) { continue }
+                let score = matcher.score(person, using: folding)
+                if score.matchedWords > 0 { body(person, score) }
+            }
+            return false
+        }
         // The names' search needs nothing of the schema: the nickname it reads is simply not
         // returned where the directory lacks it. Only the search of the other attributes,
         // whose filter may name the nickname only where it exists, reads the schema.
@@ -249,13 +262,17 @@ extension AddressBook {
         // Whether a value can be added needs the entry's classes.
         if fields.contains(where: \.needsLDAPBookClass) { attributes.append("objectClass") }
         var seen: Set<String> = [], found = 0, truncated = false
-        func search(_ names: LDAPFilter, remembering: Bool) async throws {
+        func search(_ names: LDAPFilter, remembering: Bool, bounded: Bool) async throws {
             let filter = extra.map { LDAPFilter.and([names, $0]) } ?? names
             var pageSize = connection.configuration.pageSize.map { max($0, Self.nameSearchPageSize) } ?? 0
             var received = 0
             while true {
                 do {
-                    for try await entry in connection.search(base: base, filter: filter, attributes: attributes, pageSize: pageSize) {
+                    let results = connection.search(base: base, filter: filter, attributes: attributes,
+                                                    sizeLimit: bounded ? Self.otherSearchSizeLimit : nil,
+                                                    pageSize: bounded ? 0 : pageSize,
+                                                    timeLimit: bounded ? Self.otherSearchTimeLimit : nil)
+                    for try await entry in results {
                         received += 1
                         if !remembering && !seen.isEmpty && seen.contains(entry.dn.string) { continue }
                         let person = Person(entry: entry)
@@ -270,22 +287,30 @@ extension AddressBook {
                     // A server that limits page sizes (slapd's size.pr) refuses a larger page
                     // before it sends anything: ask again without pages, under its size limit.
                     pageSize = 0
-                } catch let error as LDAPError where error.code == .sizeLimitExceeded || error.code == .adminLimitExceeded {
+                } catch let error as LDAPError where error.code == .sizeLimitExceeded || error.code == .adminLimitExceeded
+                    || error.code == .timeLimitExceeded {
                     // What arrived is kept; the caller says that more may match.
                     truncated = true
                     return
                 }
             }
         }
-        // Display names, nicknames and addresses, seldom indexed, only when names find no one
-        // (or the query is an address, and then whom the names found is left out).
-        let others = matcher.looksLikeAnAddress
-        try await search(matcher.filter, remembering: others)
-        if found == 0 || others {
-            try await search(try await nameMatcher(name).otherFilter, remembering: false)
+        // Display names, nicknames and addresses, seldom indexed, only when the query holds
+        // an address or a nickname (and then whom the names found is left out), and then
+        // bounded: a name nobody has never has the server read every entry.
+        let others = matcher.looksLikeAnAddress || matcher.hasNicknames
+        try await search(matcher.filter, remembering: others, bounded: false)
+        if others && name.phoneNumber == nil {
+            try await search(try await nameMatcher(name).otherFilter, remembering: false, bounded: true)
         }
         return truncated
     }
+
+    /// The most people the search of display names, nicknames and addresses returns.
+    static let otherSearchSizeLimit = 500
+    /// The most seconds the server may spend on the search of display names, nicknames and
+    /// addresses, which it seldom indexes.
+    static let otherSearchTimeLimit = 2
 
     /// Finds and ranks the people for `field` and `name`: one search for the
     /// name tiers (see ``NameMatcher``), and a cursor for the field-only tier that reads
@@ -351,24 +376,31 @@ extension AddressBook {
             uniqueFullMatch: truncated ? nil : full.unique)
     }
 
-    /// The photo `name` means (the spec's photo retriever), or `nil`: the photo of the one
-    /// person who alone matches every word of the name by their names
-    /// (``Ranking/uniqueFullMatch``), whether or not they have one; else of the best-ranked
-    /// person whom every word of the name matches and who has a photo. Someone only one word
-    /// matches is not the person meant: `adam smith` never gives Adam Jones's photo. Only the
-    /// chosen person's photo is transferred.
-    public func photo(of name: NameQuery, field: Field, base: DistinguishedName? = nil) async throws -> [UInt8]? {
-        if let only = try await rank(field: nil, name: name, base: base).uniqueFullMatch {
-            return try await person(at: only.person.dn, fields: [field])?.values(of: field).first?.bytes
+    /// The people whose photo `name` may mean (the spec's photo retriever), best first: the
+    /// one person who alone matches every word of the name by their names
+    /// (``Ranking/uniqueFullMatch``), whether or not they have a photo; else everyone whom
+    /// every word matches and who has one (at most ``photoCandidateLimit``). Someone only one
+    /// word matches is not the person meant: `adam smith` never gives Adam Jones's photo.
+    /// Nobody's photo is transferred: read the chosen one's with ``photo(of:field:)``.
+    public func photoCandidates(of name: NameQuery, field: Field) async throws -> [Person] {
+        let ranking = try await rank(field: nil, name: name)
+        if let only = ranking.uniqueFullMatch { return [only.person] }
+        var found: [Person] = []
+        for candidate in ranking.nameOnly where candidate.score.matchedWords == name.tokens.count {
+            guard found.count < Self.photoCandidateLimit else { break }
+            // Whether they have one, without its bytes.
+            let holder = try await connection.search(base: candidate.person.dn, scope: .base, filter: field.presenceFilter,
+                                                     attributes: ["1.1"], pageSize: 0).collect()
+            if !holder.isEmpty { found.append(candidate.person) }
         }
-        let found = try await matches(of: name, also: field.presenceFilter, base: base)
-            .filter { $0.score.matchedWords == name.tokens.count }
-            .map { Candidate(person: $0.person, tier: .fieldAndName, score: $0.score, values: []) }
-        for candidate in Candidate.ranked(found) {
-            if let photo = try await person(at: candidate.person.dn, fields: [field])?.values(of: field).first {
-                return photo.bytes
-            }
-        }
-        return nil
+        return found
+    }
+
+    /// The most people ``photoCandidates(of:field:)`` offers.
+    public static let photoCandidateLimit = 50
+
+    /// The photo of `person` (read from the server now), or `nil` when they have none.
+    public func photo(of person: Person, field: Field) async throws -> [UInt8]? {
+        try await self.person(at: person.dn, fields: [field])?.values(of: field).first?.bytes
     }
 }

@@ -86,6 +86,7 @@ extension AddressBook {
         if givenName != nil || surname != nil {
             let nameField = Field(name: "name", attribute: "cn", kind: .text, isSingleValued: false, origin: .builtIn)
             try nameField.validate([givenName, surname].compactMap { $0 }.map { LDAPValue($0) })
+            for name in [givenName, surname].compactMap({ $0 }) { try NewPerson.checkHasLetter(name) }
             if let givenName { changes.append(.add("givenName", LDAPValue(givenName))) }
             if let surname { changes.append(.add("sn", LDAPValue(surname))) }
             let full = [givenName ?? person.givenNames.first, surname ?? person.surnames.first].compactMap { $0 }.joined(separator: " ")
@@ -100,7 +101,7 @@ private final class ReachFlow<Presenter: ReachPresenter> {
     let book: AddressBook
     let field: Field
     let query: NameQuery
-    let ranking: Ranking
+    private(set) var ranking: Ranking
     let options: ReachOptions
     let presenter: Presenter
     let pageSize: Int
@@ -128,6 +129,8 @@ private final class ReachFlow<Presenter: ReachPresenter> {
             if only.values.count == 1 || (options.value != nil && !only.values.isEmpty) {
                 return try await confirmOrList(only, only.values[0])
             }
+            // Several values: theirs to choose from; everyone else on request.
+            if only.values.count > 1 { return try await chooseValue(of: only) }
             // Without the field, and nobody's value relates to the name: their editor, whoever
             // else shares a word of the name (`adam smith` is not Adam Jones, who has one).
             if only.values.isEmpty, try await relatedPeople().isEmpty { return try await edit(only) }
@@ -141,7 +144,17 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         if pairs.count > 1 { return try await chooseValue() }
         // Case 2: the people the name matches, and those whose value relates to it.
         let people = ranking.nameOnly + (try await relatedPeople())
-        if people.isEmpty { return try await create() }
+        if people.isEmpty {
+            // Nobody, as the local index has it: the server says whether anyone came since,
+            // before a new entry is offered, so that nobody is added twice.
+            if try await book.refreshIndexBeforeConcluding() {
+                ranking = try await book.rank(field: field, name: query).preferring(options.remembered)
+                related = nil
+                let byValue = try await relatedPeople()
+                if !ranking.fieldAndName.isEmpty || !ranking.nameOnly.isEmpty || !byValue.isEmpty { return try await run() }
+            }
+            return try await create()
+        }
         if people.count == 1 { return try await edit(people[0]) }
         return try await choosePerson(people)
     }
@@ -188,6 +201,23 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         }
     }
 
+    /// Step 2 for the one person every word means: their values; everyone else's on `m`.
+    private func chooseValue(of only: Candidate) async throws -> (Person, LDAPValue)? {
+        let items = only.values.map { ReachMenu.Item.value(only, $0) }
+        let menu = ReachMenu(kind: .values, field: field, query: query, items: items, moreAvailable: true)
+        switch try await presenter.choose(from: menu) {
+        case .item(let index) where items.indices.contains(index):
+            let (value, added) = meant(only.person, only.values[index])
+            return try await finish(only.person, value, adding: added, picked: true)
+        case .showMore:
+            return try await chooseValue()
+        case .addNewEntry:
+            return try await create()
+        case .item, .cancel:
+            return nil
+        }
+    }
+
     /// Step 4, loading more field-only people when asked: more whose value relates to the
     /// name, then anyone with the field.
     private func choosePerson(_ initial: [Candidate]) async throws -> (Person, LDAPValue)? {
@@ -212,8 +242,9 @@ private final class ReachFlow<Presenter: ReachPresenter> {
     /// Step 5: fill in what the person lacks, then confirm; written only on yes.
     private func edit(_ candidate: Candidate) async throws -> (Person, LDAPValue)? {
         let guess = query.guessedNames
-        // Someone found by their value alone is named otherwise: their name is what is missing.
-        let needsName = candidate.tier == .fieldOnly
+        // Someone found by their value alone is named otherwise: their name is what is missing,
+        // unless what was typed is no name (a phone number, an address).
+        let needsName = candidate.tier == .fieldOnly && query.isAName
         let request = EditRequest(person: candidate.person, field: field, needsValue: candidate.values.isEmpty,
                                   needsName: needsName, suggestedGivenName: guess.given, suggestedSurname: guess.surname,
                                   suggestedValue: options.value)
@@ -255,6 +286,8 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         let draft = Person(entry: try book.draftEntry(for: newPerson))
         let namesakes = try await book.namesakes(givenName: answer.givenName, surname: answer.surname)
         if !namesakes.isEmpty { try await presenter.noteNamesakes(namesakes, of: answer) }
+        let holders = try await book.holders(of: answer.value, in: field)
+        if !holders.isEmpty { try await presenter.noteHolders(holders, of: answer, field: field) }
         let confirmation = ReachConfirmation(person: draft, value: answer.value, field: field, write: .newPerson(newPerson))
         guard try await presenter.confirm(confirmation) else {
             endedByDecline = true
@@ -290,7 +323,13 @@ private final class ReachFlow<Presenter: ReachPresenter> {
             return nil
         }
         guard !changes.isEmpty else { return (person, value) }
-        return (try await book.apply(changes, to: person.dn, reading: [field]), value)
+        // The server says who is at that DN now: a stale index never sends a write to the
+        // wrong person.
+        let confirmed = try await book.confirmed(person, fields: [field])
+        let written = try book.fillInChanges(confirmed, field: field, value: added.value, givenName: added.givenName,
+                                             surname: added.surname)
+        guard !written.isEmpty else { return (confirmed, value) }
+        return (try await book.apply(written, to: confirmed.dn, reading: [field]), value)
     }
 }
 

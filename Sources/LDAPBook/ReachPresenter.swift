@@ -21,11 +21,18 @@ public protocol ReachPresenter: Sendable {
     /// and last name already. They are different people; the new one is added all the
     /// same, unless this throws `CancellationError`. By default, nothing is said.
     func noteNamesakes(_ namesakes: [Person], of answer: CreateAnswer) async throws
+    /// Step 6, before the new person is added: says that `holders` have the value the new
+    /// person is to get already (an address is someone's: is the new person one of them?).
+    /// The new one is added all the same, unless this throws `CancellationError`. By
+    /// default, nothing is said.
+    func noteHolders(_ holders: [Person], of answer: CreateAnswer, field: Field) async throws
 }
 
 extension ReachPresenter {
     /// Says nothing.
     public func noteNamesakes(_ namesakes: [Person], of answer: CreateAnswer) async throws {}
+    /// Says nothing.
+    public func noteHolders(_ holders: [Person], of answer: CreateAnswer, field: Field) async throws {}
 }
 
 /// What the flow asks before it acts: the person, the value, and what will be written first.

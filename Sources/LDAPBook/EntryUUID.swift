@@ -1,0 +1,44 @@
+/// The entryUUID of an entry (RFC 4530) as the 16 bytes the index keeps and the text servers
+/// write it as.
+enum EntryUUID {
+    /// The bytes of `text` (`597ae2f6-16a6-1027-98f4-d28b5365dc14`); for text that is no UUID
+    /// (another server's identifier), its UTF-8.
+    static func bytes(of text: String) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 36 else { return utf8 }
+        func nibble(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x61...0x66: byte - 0x61 + 10
+            case 0x41...0x46: byte - 0x41 + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var index = 0
+        while index < 36 {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard utf8[index] == UInt8(ascii: "-") else { return utf8 }
+                index += 1
+                continue
+            }
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return utf8 }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    /// The text of 16 bytes, and the UTF-8 of any other identifier.
+    static func text(of bytes: [UInt8]) -> String {
+        guard bytes.count == 16 else { return String(decoding: bytes, as: UTF8.self) }
+        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        var text = ""
+        for (index, character) in hex.enumerated() {
+            if [8, 12, 16, 20].contains(index) { text.append("-") }
+            text.append(character)
+        }
+        return text
+    }
+}

@@ -1,0 +1,380 @@
+import Foundation
+import LDAPKit
+import SQLiteKit
+
+extension PeopleIndex {
+    /// The database and its statements, used under the index's lock.
+    final class Store {
+        let database: SQLiteDatabase
+        let scope: Scope
+        let folding = NameFolding()
+        private let base: String
+        private var statements: [String: SQLiteStatement] = [:]
+        /// A full load under way, if any.
+        private var load: FullLoad?
+
+        init(database: SQLiteDatabase, scope: Scope) throws {
+            self.database = database
+            self.scope = scope
+            base = scope.base
+            try database.execute("""
+                CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS people(id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE, dn TEXT NOT NULL,
+                                                  record BLOB NOT NULL);
+                CREATE TABLE IF NOT EXISTS postings(key BLOB PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
+                """)
+            let recorded = try meta("scope"), version = try meta("key-version")
+            if recorded != scope.description || version != PeopleIndex.keyVersion {
+                try database.transaction(immediate: true) {
+                    try removeEverything()
+                    try setMeta("scope", scope.description)
+                    try setMeta("key-version", PeopleIndex.keyVersion)
+                }
+            }
+        }
+
+        func statement(_ sql: String) throws -> SQLiteStatement {
+            if let prepared = statements[sql] {
+                prepared.reset()
+                return prepared
+            }
+            let prepared = try database.prepare(sql)
+            statements[sql] = prepared
+            return prepared
+        }
+
+        // MARK: Meta
+
+        func meta(_ key: String) throws -> String? {
+            let select = try statement("SELECT value FROM meta WHERE key = ?")
+            try select.bind(key, at: 1)
+            defer { select.reset() }
+            return try select.step() ? select.text(at: 0) : nil
+        }
+
+        func setMeta(_ key: String, _ value: String?) throws {
+            if let value {
+                let upsert = try statement(
+                    "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+                try upsert.bind(key, at: 1)
+                try upsert.bind(value, at: 2)
+                try upsert.run()
+            } else {
+                let delete = try statement("DELETE FROM meta WHERE key = ?")
+                try delete.bind(key, at: 1)
+                try delete.run()
+            }
+        }
+
+        func count() throws -> Int {
+            let select = try statement("SELECT count(*) FROM people")
+            defer { select.reset() }
+            return try select.step() ? Int(select.int64(at: 0)) : 0
+        }
+
+        /// Empties the index of people, keeping its scope.
+        func removeEverything() throws {
+            try database.execute("""
+                DELETE FROM people; DELETE FROM postings;
+                DELETE FROM meta WHERE key NOT IN ('scope', 'key-version');
+                """)
+        }
+
+        // MARK: Reading everyone
+
+        /// What a full load gathers in memory: each key's ids, and the vocabulary, written
+        /// once per key when it is flushed.
+        private final class FullLoad {
+            var lists: [Postings.Key: [Int64]] = [:]
+            var filed = 0
+            var nextID: Int64 = 1
+            /// The vocabulary: the words seen, and the shelves of those not written yet.
+            var words: Set<Postings.Key> = []
+            var shelves: [Int: [UInt8]] = [:]
+            /// Whether lists were written already, to be appended to.
+            var flushed = false
+        }
+
+        /// The most ids a full load gathers before it writes them: some 100,000 people's.
+        static let loadFlushThreshold = 1_200_000
+
+        /// Starts reading everyone anew: the index is emptied and marked incomplete (lookups
+        /// search the server meanwhile) until ``finishFullLoad()``.
+        func beginFullLoad() throws {
+            try removeEverything()
+            try setMeta("incomplete", "it is being made")
+            load = FullLoad()
+        }
+
+        /// Files `person` during a full load: their row now, their keys in memory.
+        func load(_ person: FiledPerson) throws {
+            guard let load else { return try put(person) }
+            let keys = person.keys
+            let id = load.nextID
+            let insert = try statement("INSERT OR REPLACE INTO people(id, uuid, dn, record) VALUES (?, ?, ?, ?)")
+            try insert.bind(id, at: 1)
+            try insert.bind(blob: person.uuid, at: 2)
+            try insert.bind(relative(person.dn), at: 3)
+            try insert.bind(blob: person.record.bytes, at: 4)
+            try insert.run()
+            // A replaced row (the server sent someone twice) leaves its id in lists: harmless,
+            // it finds no row, and its keys were the same person's.
+            load.nextID += 1
+            for key in keys.keys { load.lists[Postings.Key(bytes: key), default: []].append(id) }
+            load.filed += keys.keys.count
+            for word in keys.words where load.words.insert(Postings.Key(bytes: word)).inserted {
+                Vocabulary.append(word, to: &load.shelves[Vocabulary.letters(of: word).count, default: []])
+            }
+            if load.filed >= Self.loadFlushThreshold { try flushLoad() }
+        }
+
+        /// Writes what the full load has gathered: each key's ids appended to its row.
+        func flushLoad() throws {
+            guard let load else { return }
+            // In key order, so that the table's pages are written from first to last.
+            for (key, ids) in load.lists.sorted(by: { $0.key < $1.key }) {
+                try appendLoaded(ids, to: key.bytes, appending: load.flushed)
+            }
+            for (length, words) in load.shelves {
+                let key = Vocabulary.shelfKey(length: length)
+                var shelf = load.flushed ? try value(of: key) ?? [] : []
+                shelf += words
+                try setValue(shelf, of: key)
+            }
+            load.shelves.removeAll()
+            load.lists.removeAll()
+            load.filed = 0
+            load.flushed = true
+        }
+
+        /// Writes `ids` (ascending, after any the key has) under `key`: a new row, or, when
+        /// earlier batches were written (`appending`), the row it has with them appended.
+        private func appendLoaded(_ ids: [Int64], to key: [UInt8], appending: Bool) throws {
+            var list: [UInt8] = []
+            var last: Int64 = 0
+            if appending {
+                let select = try statement("SELECT ids FROM postings WHERE key = ?")
+                try select.bind(blob: key, at: 1)
+                if try select.step() {
+                    list = select.bytes(at: 0)
+                    last = Postings.decode(list).last ?? 0
+                }
+                select.reset()
+            }
+            Postings.append(ids.filter { $0 > last }, to: &list, after: last)
+            let write = try statement(appending ? "INSERT OR REPLACE INTO postings(key, ids) VALUES (?, ?)"
+                                                : "INSERT INTO postings(key, ids) VALUES (?, ?)")
+            try write.bind(blob: key, at: 1)
+            try write.bind(blob: list, at: 2)
+            try write.run()
+        }
+
+        /// Ends a full load: what is gathered is written.
+        func finishFullLoad() throws {
+            try flushLoad()
+            load = nil
+        }
+
+        /// Whether a full load is under way.
+        var isLoading: Bool { load != nil }
+
+        // MARK: Changes
+
+        /// Files `person` in place of what the index held of them: their row, and their keys
+        /// where they changed.
+        func put(_ person: FiledPerson) throws {
+            let (record, keys, uuid) = (person.record, person.keys, person.uuid)
+            let dn = relative(person.dn)
+            if let (id, old) = try row(uuid: uuid) {
+                let oldKeys = IndexKeys(of: old.entry(dn: .root), folding: folding).keys
+                let update = try statement("UPDATE people SET dn = ?, record = ? WHERE id = ?")
+                try update.bind(dn, at: 1)
+                try update.bind(blob: record.bytes, at: 2)
+                try update.bind(id, at: 3)
+                try update.run()
+                for key in oldKeys where !keys.keys.contains(key) { try remove(id, from: key) }
+                for key in keys.keys where !oldKeys.contains(key) { try add(id, to: key) }
+            } else {
+                let insert = try statement("INSERT INTO people(uuid, dn, record) VALUES (?, ?, ?)")
+                try insert.bind(blob: uuid, at: 1)
+                try insert.bind(dn, at: 2)
+                try insert.bind(blob: record.bytes, at: 3)
+                try insert.run()
+                let id = database.lastInsertedRowID
+                for key in keys.keys { try add(id, to: key) }
+            }
+            for word in keys.words { try fileWord(word) }
+        }
+
+        /// Adds `word` to the vocabulary, unless it is there.
+        private func fileWord(_ word: [UInt8]) throws {
+            let key = Vocabulary.shelfKey(length: Vocabulary.letters(of: word).count)
+            var shelf = try value(of: key) ?? []
+            guard !Vocabulary.shelf(shelf, holds: word) else { return }
+            Vocabulary.append(word, to: &shelf)
+            try setValue(shelf, of: key)
+        }
+
+        /// Removes the person with the identifier `uuid`; nothing when the index has nobody by it.
+        func remove(uuid: [UInt8]) throws {
+            guard let (id, record) = try row(uuid: uuid) else { return }
+            try remove(id: id, record: record)
+        }
+
+        private func remove(id: Int64, record: PersonRecord) throws {
+            for key in IndexKeys(of: record.entry(dn: .root), folding: folding).keys { try remove(id, from: key) }
+            let delete = try statement("DELETE FROM people WHERE id = ?")
+            try delete.bind(id, at: 1)
+            try delete.run()
+        }
+
+        /// Removes everyone whose identifier is not in `kept`: the end of a refresh that named
+        /// everyone present. (The vocabulary keeps its words: a word nobody has any more finds
+        /// nobody.)
+        func removeAll(except kept: Set<[UInt8]>) throws -> Int {
+            var gone: [(Int64, PersonRecord)] = []
+            let select = try statement("SELECT id, uuid, record FROM people")
+            while try select.step() {
+                if !kept.contains(select.bytes(at: 1)) { gone.append((select.int64(at: 0), PersonRecord(bytes: select.bytes(at: 2)))) }
+            }
+            select.reset()
+            for (id, record) in gone { try remove(id: id, record: record) }
+            return gone.count
+        }
+
+        private func row(uuid: [UInt8]) throws -> (Int64, PersonRecord)? {
+            let select = try statement("SELECT id, record FROM people WHERE uuid = ?")
+            try select.bind(blob: uuid, at: 1)
+            defer { select.reset() }
+            guard try select.step() else { return nil }
+            return (select.int64(at: 0), PersonRecord(bytes: select.bytes(at: 1)))
+        }
+
+        /// The ids under `key`.
+        func list(_ key: [UInt8]) throws -> [Int64] {
+            let select = try statement("SELECT ids FROM postings WHERE key = ?")
+            try select.bind(blob: key, at: 1)
+            defer { select.reset() }
+            return try select.step() ? Postings.decode(select.bytes(at: 0)) : []
+        }
+
+        private func store(_ ids: [Int64], under key: [UInt8]) throws {
+            if ids.isEmpty {
+                let delete = try statement("DELETE FROM postings WHERE key = ?")
+                try delete.bind(blob: key, at: 1)
+                try delete.run()
+            } else {
+                let upsert = try statement("INSERT OR REPLACE INTO postings(key, ids) VALUES (?, ?)")
+                try upsert.bind(blob: key, at: 1)
+                try upsert.bind(blob: Postings.encode(ids), at: 2)
+                try upsert.run()
+            }
+        }
+
+        private func add(_ id: Int64, to key: [UInt8]) throws {
+            var ids = try list(key)
+            if let last = ids.last, last >= id {
+                guard !ids.contains(id) else { return }
+                ids.insert(id, at: ids.firstIndex { $0 > id } ?? ids.count)
+            } else {
+                ids.append(id)
+            }
+            try store(ids, under: key)
+        }
+
+        private func remove(_ id: Int64, from key: [UInt8]) throws {
+            var ids = try list(key)
+            guard let index = ids.firstIndex(of: id) else { return }
+            ids.remove(at: index)
+            try store(ids, under: key)
+        }
+
+        // MARK: Looking up
+
+        /// The ids filed under every key that starts with `prefix`, into `ids`.
+        func collect(prefix: [UInt8], into ids: inout Set<Int64>) throws {
+            let select: SQLiteStatement
+            if let end = Postings.end(ofPrefix: prefix) {
+                select = try statement("SELECT ids FROM postings WHERE key >= ? AND key < ?")
+                try select.bind(blob: prefix, at: 1)
+                try select.bind(blob: end, at: 2)
+            } else {
+                select = try statement("SELECT ids FROM postings WHERE key >= ?")
+                try select.bind(blob: prefix, at: 1)
+            }
+            while try select.step() {
+                select.withBytes(at: 0) { list in Postings.forEachID(in: list) { ids.insert($0) } }
+            }
+            select.reset()
+        }
+
+        /// The value of the row `key` of `postings`, if there is one.
+        func value(of key: [UInt8]) throws -> [UInt8]? {
+            try withValue(of: key) { Array($0) }
+        }
+
+        /// Calls `body` with the value of the row `key` of `postings`, read in place; `nil`
+        /// when there is no such row.
+        func withValue<Result>(of key: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result? {
+            let select = try statement("SELECT ids FROM postings WHERE key = ?")
+            try select.bind(blob: key, at: 1)
+            defer { select.reset() }
+            guard try select.step() else { return nil }
+            return try select.withBytes(at: 0, body)
+        }
+
+        /// Sets the row `key` of `postings` to `value`.
+        func setValue(_ value: [UInt8], of key: [UInt8]) throws {
+            let upsert = try statement("INSERT OR REPLACE INTO postings(key, ids) VALUES (?, ?)")
+            try upsert.bind(blob: key, at: 1)
+            try upsert.bind(blob: value, at: 2)
+            try upsert.run()
+        }
+
+        /// The entry of the person with `id`, with their `entryUUID`.
+        func entry(id: Int64) throws -> LDAPEntry? {
+            let select = try statement("SELECT uuid, dn, record FROM people WHERE id = ?")
+            try select.bind(id, at: 1)
+            defer { select.reset() }
+            guard try select.step(), let dn = try? DistinguishedName(parsing: absolute(select.text(at: 1))) else { return nil }
+            var entry = PersonRecord(bytes: select.bytes(at: 2)).entry(dn: dn)
+            entry.attributes.append(LDAPAttribute(name: "entryUUID", values: [LDAPValue(EntryUUID.text(of: select.bytes(at: 0)))]))
+            return entry
+        }
+
+        /// The DN as kept: without the base it ends with (most do), else whole after a `=`,
+        /// which no relative DN starts with.
+        private func relative(_ dn: String) -> String {
+            let suffix = "," + base
+            if dn.utf8.count > suffix.utf8.count, dn.lowercased().hasSuffix(suffix.lowercased()) {
+                return String(dn.utf8.dropLast(suffix.utf8.count))!
+            }
+            return "=" + dn
+        }
+
+        private func absolute(_ kept: String) -> String {
+            kept.hasPrefix("=") ? String(kept.dropFirst()) : kept + "," + base
+        }
+    }
+}
+
+/// A person as the index files them, worked out from their entry before the index is locked:
+/// what it keeps of them, and their keys.
+struct FiledPerson: Sendable {
+    /// The DN, as the server wrote it.
+    let dn: String
+    /// The entryUUID's bytes (or another server's identifier).
+    let uuid: [UInt8]
+    /// What the index keeps.
+    let record: PersonRecord
+    /// What it files them under.
+    let keys: IndexKeys
+
+    /// The person of `entry`, identified by `uuid`, their names folded by `folding`.
+    init(_ entry: LDAPEntry, uuid: [UInt8], folding: NameFolding) {
+        dn = entry.dn.string
+        self.uuid = uuid
+        record = PersonRecord(entry: entry)
+        keys = IndexKeys(of: record.heldEntry(dn: entry.dn), folding: folding)
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import LDAPKit
+import Synchronization
+
+extension PeopleIndex {
+    /// What a sync did.
+    public struct SyncOutcome: Sendable {
+        /// How it was done: `rfc4533` (the server's content synchronization) or `poll`.
+        public var method: String
+        /// Whether the whole directory was read (the first sync, or a server that could not
+        /// say what changed), rather than only what changed.
+        public var wasFull: Bool
+        /// How many people were filed (added or changed).
+        public var filed: Int
+        /// How many people were taken out (deleted on the server, or out of reach).
+        public var removed: Int
+        /// How many people the index holds afterwards.
+        public var people: Int
+    }
+
+    /// Why the index cannot stand for the directory, when it cannot: the server's size limit
+    /// stopped the reading of everyone (an index with some people would miss the others, and a
+    /// miss must never become a second entry for someone). `nil` when it is complete.
+    public func incompleteness() throws -> String? {
+        try withStore { try $0.meta("incomplete") }
+    }
+
+    /// The people of the directory: its persons (inetOrgPerson, organizationalPerson, and
+    /// the classes other servers derive from person).
+    static let peopleFilter = LDAPFilter.equal("objectClass", "person")
+
+    /// How many entries a batch of changes holds: one transaction each.
+    static let batchSize = 1000
+
+    /// Brings the index up to date with the directory under `base`, as `connection`'s identity
+    /// reads it: the changes since the last sync when the server can say what they were, else
+    /// everyone. `progress` is told how many people have been read, now and then.
+    ///
+    /// The index stays usable meanwhile: changes are filed in batches, each a transaction, and
+    /// people are taken out only once the server has said they are gone.
+    ///
+    /// - Throws: the ``LDAPKit/LDAPError`` that stopped the reading; what was filed before it
+    ///   stays (and the next sync starts again from the last point it finished).
+    @discardableResult
+    public func sync(_ connection: LDAPConnection, base: DistinguishedName,
+                     progress: (@Sendable (Int) -> Void)? = nil) async throws -> SyncOutcome {
+        let watermark = try withStore { try $0.meta("watermark") }
+        let complete = try withStore { try $0.meta("synced-at") } != nil && (try incompleteness()) == nil
+        var run = SyncRun(index: self, progress: progress)
+        do {
+            try await run.poll(connection, base: base, since: complete ? watermark : nil)
+        } catch let error as LDAPError where error.code == .sizeLimitExceeded || error.code == .adminLimitExceeded {
+            // What was read is kept, but cannot stand for everyone.
+            try write { try $0.setMeta("incomplete", "the server's size limit stopped the reading at \(run.read) people") }
+            throw error
+        }
+        let people = try withStore { try $0.count() }
+        return SyncOutcome(method: "poll", wasFull: run.wasFull, filed: run.filed, removed: run.removed, people: people)
+    }
+}
+
+/// One sync, batch by batch.
+private struct SyncRun {
+    let index: PeopleIndex
+    let progress: (@Sendable (Int) -> Void)?
+    var read = 0, filed = 0, removed = 0
+    var wasFull = false
+    private var batch: [FiledPerson] = []
+    /// Folds the names of the people read, on the reading thread.
+    private let folding = NameFolding()
+    private let writer: BatchWriter
+
+    init(index: PeopleIndex, progress: (@Sendable (Int) -> Void)?) {
+        self.index = index
+        self.progress = progress
+        writer = BatchWriter(index: index)
+    }
+
+    /// The attributes read of each person.
+    static let attributes = PersonRecord.attributes + ["entryUUID", "modifyTimestamp"]
+
+    /// How far before the last change seen a poll looks again: a change replicated late from
+    /// another server carries the time it was made there.
+    static let pollOverlap: TimeInterval = 600
+
+    /// Polling: everyone changed since `watermark` (a `modifyTimestamp`; everyone when `nil`),
+    /// then every identifier, to see who is gone.
+    mutating func poll(_ connection: LDAPConnection, base: DistinguishedName, since watermark: String?) async throws {
+        var filter = PeopleIndex.peopleFilter
+        if let watermark, let earlier = Self.generalizedTime(watermark, minus: Self.pollOverlap) {
+            filter = .and([filter, .greaterOrEqual("modifyTimestamp", LDAPValue(earlier))])
+        }
+        wasFull = watermark == nil
+        if wasFull { try index.write { try $0.beginFullLoad() } }
+        var latest = watermark ?? ""
+        var seen = Set<[UInt8]>()
+        for try await entry in connection.search(base: base, filter: filter, attributes: Self.attributes) {
+            guard let uuid = entry.string("entryUUID").map(EntryUUID.bytes) ?? Optional(Array(entry.dn.string.utf8)) else { continue }
+            if let stamp = entry.string("modifyTimestamp"), stamp > latest { latest = stamp }
+            if !wasFull { seen.insert(uuid) }
+            try add(entry, uuid: uuid)
+        }
+        try flush()
+        try drain()
+        if !wasFull {
+            // Who is gone: every identifier there is now, against the index's.
+            seen = []
+            for try await entry in connection.search(base: base, filter: PeopleIndex.peopleFilter, attributes: ["entryUUID"]) {
+                seen.insert(entry.string("entryUUID").map(EntryUUID.bytes) ?? Array(entry.dn.string.utf8))
+            }
+        }
+        let kept = seen
+        let stamp = latest
+        let full = wasFull
+        removed += try index.write { store in
+            if full { try store.finishFullLoad() }
+            let gone = full ? 0 : try store.removeAll(except: kept)
+            try store.setMeta("method", "poll")
+            if !stamp.isEmpty { try store.setMeta("watermark", stamp) }
+            try store.setMeta("incomplete", nil)
+            try store.setMeta("synced-at", String(Date().timeIntervalSince1970))
+            return gone
+        }
+    }
+
+    /// Files `entry`, in a batch: worked out here, written by the writer.
+    mutating func add(_ entry: LDAPEntry, uuid: [UInt8]) throws {
+        batch.append(FiledPerson(entry, uuid: uuid, folding: folding))
+        read += 1
+        if batch.count >= PeopleIndex.batchSize { try flush() }
+    }
+
+    /// Hands the batch to the writer, which files it while the next is read.
+    mutating func flush() throws {
+        guard !batch.isEmpty else { return }
+        try writer.submit(batch)
+        filed += batch.count
+        batch.removeAll(keepingCapacity: true)
+        progress?(read)
+    }
+
+    /// Waits for the writer to file every batch handed to it.
+    func drain() throws {
+        try writer.drain()
+    }
+
+    /// A generalized time (`20261206115239Z`) `seconds` earlier, in the same form.
+    static func generalizedTime(_ text: String, minus seconds: TimeInterval) -> String? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMddHHmmss"
+        guard text.count >= 14, let date = formatter.date(from: String(text.prefix(14))) else { return nil }
+        return formatter.string(from: date.addingTimeInterval(-seconds)) + "Z"
+    }
+}
+
+/// Files batches of people on a thread of its own, while the connection's reads the next:
+/// working out a person's keys and writing them costs more than reading them (BENCHMARKS.md,
+/// workload 6), and the two take turns on two cores otherwise. At most two batches wait, so
+/// that a fast server cannot fill the memory.
+private final class BatchWriter: @unchecked Sendable {
+    private let index: PeopleIndex
+    private let queue = DispatchQueue(label: "ldapbook.index-writer")
+    private let room = DispatchSemaphore(value: 2)
+    /// The first error a batch met; the later batches are dropped.
+    private let failure = Mutex<(any Error)?>(nil)
+
+    init(index: PeopleIndex) {
+        self.index = index
+    }
+
+    /// Queues `batch`, waiting while two are queued already; throws what an earlier batch met.
+    func submit(_ batch: [FiledPerson]) throws {
+        if let error = failure.withLock({ $0 }) { throw error }
+        room.wait()
+        queue.async { [self] in
+            defer { room.signal() }
+            guard failure.withLock({ $0 == nil }) else { return }
+            do {
+                try index.write { store in
+                    for person in batch { try store.load(person) }
+                }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+    }
+
+    /// Waits for every batch queued; throws what one of them met.
+    func drain() throws {
+        queue.sync {}
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}

@@ -1,0 +1,158 @@
+import LDAPKit
+
+/// What the local index keeps of a person, in a few bytes: the values of the attributes it
+/// holds (``attributes``), each as a one-byte attribute number, its length and its bytes, and
+/// the Latin transliteration of a value in another script (``Transliteration``) after it, so
+/// that a lookup asks ICU nothing. Never a secret, a photo, or any other attribute.
+///
+/// A `cn` that is the given name and surname joined by a space, as most are, is kept as a
+/// mark of one byte rather than spelt out again.
+struct PersonRecord: Sendable {
+    /// The attributes the index holds, numbered by their place here from 1: names,
+    /// addresses, phones, and the details that tell namesakes apart.
+    static let attributes = [
+        "givenName", "sn", "cn", "displayName", LDAPBookSchemaName.nickname, "mail",
+        "telephoneNumber", "mobile", "homePhone", "pager", "title", "ou", "o",
+    ]
+
+    /// The number of the mark that follows a value with its transliteration.
+    private static let transliterationMark: UInt8 = 0x40
+    /// The number of the mark that stands for `cn: <givenName> <sn>`.
+    private static let joinedNameMark: UInt8 = 0x41
+
+    /// Whether the index holds `attribute` (an attribute type, in any case; options such as
+    /// `;lang-ja` are held under their type).
+    static func holds(_ attribute: String) -> Bool { number(of: attribute) != nil }
+
+    /// The record's bytes.
+    var bytes: [UInt8] = []
+
+    /// What the record holds, as ``entry(dn:)`` gives it back, when the record was made from
+    /// an entry (the keys of a person are worked out from it, as they are again when the
+    /// person is taken out); empty for a record read back.
+    private(set) var held: [[LDAPValue]] = []
+
+    /// The record of `entry`'s attributes the index holds.
+    init(entry: LDAPEntry) {
+        var given: LDAPValue?, surname: LDAPValue?
+        var commonNames: [LDAPValue] = []
+        held = [[LDAPValue]](repeating: [], count: Self.attributes.count)
+        for attribute in entry.attributes {
+            guard let number = Self.number(of: attribute.name) else { continue }
+            for value in attribute.values where !value.isEmpty {
+                held[Int(number) - 1].append(value)
+                switch number {
+                case 1 where given == nil: given = value
+                case 2 where surname == nil: surname = value
+                case 3:
+                    commonNames.append(value)
+                    continue
+                default: break
+                }
+                append(number, value)
+            }
+        }
+        // The common names last, in their order, once the names they may join are known.
+        for value in commonNames {
+            if let given, let surname, value.count == given.count + 1 + surname.count,
+               value.byteSlice.elementsEqual(given.byteSlice + [UInt8(ascii: " ")] + surname.byteSlice) {
+                bytes.append(Self.joinedNameMark)
+            } else {
+                append(3, value)
+            }
+        }
+    }
+
+    /// A record read back from the index.
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private mutating func append(_ number: UInt8, _ value: LDAPValue) {
+        appendValue(number, value.byteSlice)
+        // Names in another script carry their Latin letters.
+        if number <= 5, value.byteSlice.contains(where: { $0 >= 0x80 }), let text = value.string,
+           let latin = Transliteration.latin(of: text) {
+            appendValue(Self.transliterationMark, Array(latin.utf8)[...])
+        }
+    }
+
+    private mutating func appendValue(_ number: UInt8, _ value: ArraySlice<UInt8>) {
+        bytes.append(number)
+        var length = value.count
+        // The length in seven-bit groups, the low ones first (LEB128).
+        while length >= 0x80 {
+            bytes.append(UInt8(length & 0x7F) | 0x80)
+            length >>= 7
+        }
+        bytes.append(UInt8(length))
+        bytes += value
+    }
+
+    /// The entry the record was made from, as ``entry(dn:)`` would give it back, without
+    /// decoding the bytes.
+    func heldEntry(dn: DistinguishedName) -> LDAPEntry {
+        Self.entry(dn: dn, values: held)
+    }
+
+    private static func entry(dn: DistinguishedName, values: [[LDAPValue]]) -> LDAPEntry {
+        var entry = LDAPEntry(dn: dn)
+        for (number, found) in values.enumerated() where !found.isEmpty {
+            entry.attributes.append(LDAPAttribute(name: attributes[number], values: found))
+        }
+        return entry
+    }
+
+    /// The entry the record holds, at `dn`, its attributes in ``attributes``'s order; the
+    /// transliterations are handed to ``Transliteration`` instead.
+    func entry(dn: DistinguishedName) -> LDAPEntry {
+        var values = [[LDAPValue]](repeating: [], count: Self.attributes.count)
+        var index = 0
+        var last: LDAPValue?
+        while index < bytes.count {
+            let number = bytes[index]
+            index += 1
+            if number == Self.joinedNameMark {
+                // The common names come last, after the given name and surname they join.
+                if let given = values[0].first, let surname = values[1].first {
+                    values[2].append(LDAPValue(bytes: given.byteSlice + [UInt8(ascii: " ")] + surname.byteSlice))
+                }
+                continue
+            }
+            var length = 0, shift = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                length |= Int(byte & 0x7F) << shift
+                shift += 7
+                if byte < 0x80 { break }
+            }
+            let end = min(index + length, bytes.count)
+            let value = LDAPValue(bytes: bytes[index..<end])
+            index = end
+            if number == Self.transliterationMark {
+                if let text = last?.string { Transliteration.remember(text, latin: value.string) }
+                continue
+            }
+            guard number >= 1 && Int(number) <= Self.attributes.count else { continue }
+            values[Int(number) - 1].append(value)
+            last = value
+        }
+        return Self.entry(dn: dn, values: values)
+    }
+
+    /// The attribute number of `name` (its type, options dropped), or `nil`.
+    private static func number(of name: String) -> UInt8? {
+        // Names come back as they were asked for: compared as they are first (by length,
+        // then bytes: hashing the name cost a twentieth of reading everyone), then without
+        // their options and case.
+        let length = name.utf8.count
+        for (index, attribute) in attributes.enumerated() where attribute.utf8.count == length && attribute == name {
+            return UInt8(index + 1)
+        }
+        var type = Substring(name)
+        if let semicolon = name.firstIndex(of: ";") { type = name[..<semicolon] }
+        guard let index = attributes.firstIndex(where: { $0.equalsIgnoringCase(String(type)) }) else { return nil }
+        return UInt8(index + 1)
+    }
+}
