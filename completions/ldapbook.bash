@@ -7,7 +7,7 @@ _ldapbook_program() {
 }
 _ldapbook() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} command="" word skip="" opts i
-  local position=0 global="-H --uri -b --base -D --bind-dn -W --prompt-password -y --password-file -Z --starttls -Y --sasl-mech -x --simple --timeout -v --verbose --profile --config"
+  local position=0 global="-H --uri -b --base -D --bind-dn -W --prompt-password -y --password-file -Z --starttls -Y --sasl-mech -x --simple --timeout -v --verbose --profile --config --no-cache"
   local -a globals=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=${COMP_WORDS[i]}
@@ -62,7 +62,7 @@ _ldapbook() {
       case "$prev" in
         --output|-o) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      opts="--output -o --help $global" ;;
+      opts="--output -o --pick --no-input --help $global" ;;
     query)
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "mutt aerc" -- "$cur")); return ;;

@@ -203,6 +203,12 @@ final class CommandLinePresenter: ReachPresenter {
     func noteNamesakes(_ namesakes: [Person], of answer: CreateAnswer) async throws {
         Diagnostics.say(NamesakeNote.text(namesakes, name: NewPerson(givenName: answer.givenName, surname: answer.surname).commonName))
     }
+
+    func noteHolders(_ holders: [Person], of answer: CreateAnswer, field: Field) async throws {
+        let listed = holders.prefix(5).map { "\($0.displayName)'s (\($0.dn))" }.joined(separator: "; ")
+        let whose = holders.count == 1 ? "already \(listed)" : "already \(holders.count) people's: \(listed)"
+        Diagnostics.say("note: \(field.name) \(answer.value.lossyString) is \(whose); this adds a different person with it")
+    }
 }
 
 /// The note that someone of the same name exists already, for `add` and reach's create step.

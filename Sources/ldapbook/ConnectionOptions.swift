@@ -25,6 +25,7 @@ enum ConnectionOptions {
         OptionSpec(["-v", "--verbose"], help: "say which server, base and identity are used, and where they come from"),
         OptionSpec(["--profile"], .value("NAME"), help: "use the [NAME] profile of the configuration file"),
         OptionSpec(["--config"], .value("FILE"), help: "the configuration file (default $XDG_CONFIG_HOME/ldapbook/config)"),
+        OptionSpec(["--no-cache"], help: "search the server for every lookup, without the local index of people"),
     ]
 
     /// The configuration file's settings for the chosen profile.

@@ -3,6 +3,9 @@ import Foundation
 import LDAPBook
 import LDAPKit
 import SlapdKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Opens the directory the command line names: flags first, then the
 /// configuration file's profile, then libldap's own configuration; with no
@@ -81,6 +84,57 @@ enum Directory {
                 throw CommandFailure(.usage, "people-base in the configuration: \(error.message)")
             }
         }
-        return AddressBook(connection: try await connection(parsed), configuration: configuration)
+        let connection = try await connection(parsed)
+        try applyIndexSettings(parsed, settings, connection: connection, to: &configuration)
+        return AddressBook(connection: connection, configuration: configuration)
+    }
+
+    /// The local index of people, unless `--no-cache` or `cache = no` turn it off: its file
+    /// for this directory, base and identity, how old it may be (`cache-max-age`), progress
+    /// on a terminal while it is made, and what the address book notes of it.
+    static func applyIndexSettings(_ parsed: ParsedCommandLine, _ settings: [String: String], connection: LDAPConnection,
+                                   to configuration: inout AddressBook.Configuration) throws {
+        if let maxAge = settings["cache-max-age"] {
+            guard let seconds = Double(maxAge), seconds >= 0 else {
+                throw CommandFailure(.usage, "cache-max-age in the configuration must be a number of seconds, not \(maxAge)")
+            }
+            configuration.indexMaxAge = seconds
+        }
+        let cache = settings["cache"]?.lowercased()
+        if let cache, !["yes", "no", "true", "false", "on", "off"].contains(cache) {
+            throw CommandFailure(.usage, "cache in the configuration is yes or no, not \(cache)")
+        }
+        guard !parsed.flag("--no-cache"), !["no", "false", "off"].contains(cache ?? ""), let base = connection.defaultBase else {
+            return
+        }
+        let verbose = parsed.flag("--verbose")
+        let onTerminal = isatty(STDERR_FILENO) != 0
+        do {
+            configuration.index = try PeopleIndex.open(scope: indexScope(of: connection.configuration, base: base))
+        } catch {
+            Diagnostics.say("note: the local index of people cannot be opened (\(error)); searching the server instead")
+            return
+        }
+        let progress = ProgressLine()
+        if onTerminal {
+            configuration.indexProgress = { read, done in
+                if done { progress.clear() } else { progress.show("ldapbook: indexing the directory's people: \(read)") }
+            }
+        }
+        configuration.notes = { note in
+            progress.clear()
+            if verbose || onTerminal || note.contains("did not answer") { Diagnostics.say(note) }
+        }
+    }
+
+    /// Which directory, base and identity an index is of.
+    static func indexScope(of configuration: LDAPConnection.Configuration, base: DistinguishedName) -> PeopleIndex.Scope {
+        let identity: String
+        switch configuration.authentication {
+        case .anonymous: identity = "anonymous"
+        case .simple(let dn, _): identity = dn.string
+        case .saslExternal(let authorization): identity = "sasl:EXTERNAL uid=\(getuid())" + (authorization.map { " as \($0)" } ?? "")
+        }
+        return PeopleIndex.Scope(servers: configuration.servers, base: base.string, identity: identity)
     }
 }

@@ -25,41 +25,49 @@ enum PersonArgument {
             return person
         }
         let ranking = try await book.rank(field: nil, name: try NameQuery(text))
-        let people = ranking.nameOnly.map(\.person)
         let chosen: Person
         if let only = ranking.uniqueFullMatch {
             // Only one person matches every word: that is the person meant.
             chosen = only.person
-        } else if people.count == 1 {
-            chosen = people[0]
-        } else if people.isEmpty {
+        } else if ranking.nameOnly.count == 1, ranking.nameOnly[0].score.approximateWords == 0 {
+            chosen = ranking.nameOnly[0].person
+        } else if ranking.nameOnly.isEmpty {
             throw CommandFailure(.nothingDone, "no one named \(text)")
         } else {
-            let items = people.map { person in
-                PickerItem(title: person.displayName, detail: (person.details + [person.dn.string]).joined(separator: ", "))
-            }
-            if let pick = try parsed.integer("--pick") {
-                guard items.indices.contains(pick - 1) else {
-                    throw CommandFailure(.usage, "--pick \(pick): \(items.count) people match")
-                }
-                chosen = people[pick - 1]
-            } else if parsed.flag("--no-input") {
-                let listing = items.enumerated().map { "  \($0.offset + 1)) \($0.element.title) — \($0.element.detail ?? "")" }
-                throw CommandFailure(.inputNeeded, "input needed: \(items.count) people match \"\(text)\" (use --pick N or a DN)",
-                                     details: listing)
-            } else {
-                guard case .item(let index) = try await TerminalUI.makePrompter().pick(
-                    title: "Which \"\(text)\"?", items: items, extraAction: nil, moreAvailable: false,
-                    filter: CommandLinePresenter.filter(items, people: people)) else {
-                    throw CommandFailure(.nothingDone, "cancelled")
-                }
-                chosen = people[index]
-            }
+            // Several people, or one found only by a nickname or through a typo: a guess is asked.
+            chosen = try await choose(among: ranking.nameOnly.map(\.person), named: text, parsed: parsed)
         }
-        guard let person = try await book.person(at: chosen.dn, fields: fields) else {
-            throw CommandFailure(.nothingDone, "\(chosen.dn) is gone")
+        // As the server has them now: the person a stale index named is checked there.
+        return try await book.confirmed(chosen, fields: fields)
+    }
+}
+
+extension PersonArgument {
+    /// The one of `people` meant by `text`: `--pick N`, or asked on the terminal; under
+    /// `--no-input`, exit 3 with the choices listed.
+    static func choose(among people: [Person], named text: String, parsed: ParsedCommandLine, what: String = "people")
+        async throws -> Person
+    {
+        let items = people.map { person in
+            PickerItem(title: person.displayName, detail: (person.details + [person.dn.string]).joined(separator: ", "))
         }
-        return person
+        if let pick = try parsed.integer("--pick") {
+            guard items.indices.contains(pick - 1) else {
+                throw CommandFailure(.usage, "--pick \(pick): \(items.count) \(what) match")
+            }
+            return people[pick - 1]
+        }
+        if parsed.flag("--no-input") {
+            let listing = items.enumerated().map { "  \($0.offset + 1)) \($0.element.title) — \($0.element.detail ?? "")" }
+            let count = items.count == 1 ? "1 person matches" : "\(items.count) \(what) match"
+            throw CommandFailure(.inputNeeded, "input needed: \(count) \"\(text)\" (use --pick N or a DN)", details: listing)
+        }
+        guard case .item(let index) = try await TerminalUI.makePrompter().pick(
+            title: "Which \"\(text)\"?", items: items, extraAction: nil, moreAvailable: false,
+            filter: CommandLinePresenter.filter(items, people: people)) else {
+            throw CommandFailure(.nothingDone, "cancelled")
+        }
+        return people[index]
     }
 }
 

@@ -83,6 +83,9 @@ enum CLI {
         env["LDAPNOINIT"] = "1"
         // What reach remembers stays with the tests' process, never in the user's own state.
         env["XDG_STATE_HOME"] = stateHome.path
+        // Each run builds the local index of people afresh from the server, so it sees what the
+        // test wrote just before; a test of the index itself passes its own XDG_CACHE_HOME.
+        env["XDG_CACHE_HOME"] = stateHome.appendingPathComponent("cache-\(UUID().uuidString.prefix(8))").path
         for (key, value) in environment { env[key] = value }
         for key in unsetting { env[key] = nil }
         process.environment = env

@@ -119,7 +119,7 @@ struct CLITests {
         #expect(created.stdout == "+1 555 0100\n")
         let people = try await connection.search(base: base, filter: .equal("objectClass", "inetOrgPerson")).collect()
         #expect(people.count == 1)
-        #expect(people.first?.strings("cn") == ["grace hopper"])
+        #expect(people.first?.strings("cn") == ["Grace Hopper"], "names are capitalised as people write them")
         #expect(people.first?.strings("telephoneNumber") == ["+1 555 0100"])
 
         let named = try CLI.run(["reach", "email", "zed", "--new", "--given", "Zed", "--surname", "Zulu", "--value", "zed@example.com", "--yes", "--no-input"] + arguments)

@@ -106,10 +106,14 @@ struct NameMatchingCommandTests {
         let zedPhoto = try CLI.run(["photo", "zed", "smith", "-o", file.path] + arguments)
         #expect(zedPhoto.status == 1 && zedPhoto.stderr.contains("no photo found"), "\(zedPhoto.status) \(zedPhoto.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file.path))
-        let adam = try CLI.run(["photo", "adam", "-o", file.path] + arguments)
-        #expect(adam.status == 0)
+        // Two Adams have a photo: which one is asked, never guessed; --pick chooses.
+        let adam = try CLI.run(["photo", "adam", "-o", file.path, "--no-input"] + arguments)
+        #expect(adam.status == 3 && adam.stderr.contains("Adam Smith") && adam.stderr.contains("Adam Jones"), "\(adam.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let picked = try CLI.run(["photo", "adam", "-o", file.path, "--pick", "1"] + arguments)
+        #expect(picked.status == 0 && picked.stderr.contains("Adam"), "\(picked.stderr)")
         #expect(try Data(contentsOf: file) == Data(photo(15)) || Data(contentsOf: file) == Data(photo(13)),
-                "one of the Adams: \(adam.stderr)")
+                "one of the Adams: \(picked.stderr)")
     }
 
     @Test("a unique full match resolves; one word shared by many still lists them")
