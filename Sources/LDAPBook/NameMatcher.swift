@@ -35,6 +35,9 @@ public struct NameMatcher: Sendable {
     let tokens: [FoldedName]
     /// What else each word may match as: its other spellings, its nicknames, its typos.
     let alternatives: [TokenAlternatives]
+    /// Which words are particles (`van`, `de`, `al`) in a query that has other words too: such a
+    /// word matches only with another (`vincent van gogh` is not Pieter van der Berg).
+    let dependentWords: [Bool]
 
     /// What else one query word may match as, besides itself.
     struct TokenAlternatives: Sendable {
@@ -65,6 +68,8 @@ public struct NameMatcher: Sendable {
         alternatives = query.phoneNumber != nil ? [TokenAlternatives()] : zip(query.tokens, tokens).map { typed, token in
             Self.alternatives(of: typed, folded: token, folding: folding)
         }
+        let particles = query.phoneNumber != nil ? [false] : query.tokens.map(NameCapitalization.isParticle)
+        dependentWords = particles.contains(false) ? particles : particles.map { _ in false }
     }
 
     /// What else `typed` (folded: `token`) may match as.
@@ -148,6 +153,9 @@ public struct NameMatcher: Sendable {
         // Nicknames and typos, for the words nothing else matched.
         if tokens.indices.contains(where: { words[$0].best == nil && alternatives[$0].hasApproximations }) {
             approximate(person, into: &words, name: &name, folding: folding)
+        }
+        if !words.indices.contains(where: { words[$0].best != nil && !dependentWords[$0] }) {
+            return .none(words: tokens.count)
         }
         return NameScore(words: words.map(\.best), matchesBothNames: Self.matchesBoth(words))
     }
