@@ -155,7 +155,12 @@ private final class ReachFlow<Presenter: ReachPresenter> {
             }
             return try await create()
         }
-        if people.count == 1 { return try await edit(people[0]) }
+        // One person to fill in, when every word of the name is theirs, or when nobody's name
+        // matched and the one person's value relates to it; a person only some words match
+        // is offered among the choices, with a new entry, never filled in unasked.
+        if people.count == 1, ranking.nameOnly.isEmpty || people[0].score.matchedWords == query.tokens.count {
+            return try await edit(people[0])
+        }
         return try await choosePerson(people)
     }
 
