@@ -17,10 +17,18 @@ public struct PhoneDigits: Sendable, Hashable, CustomStringConvertible {
     /// national number within a longer international one.
     public static let nationalDigits = 7
 
-    /// The decimal digits of `text`; `nil` when it has none.
+    /// The decimal digits of `text`; `nil` when it has none. A trunk prefix in parentheses
+    /// after the country code (`+44 (0)20 7946 0001`) is not dialled and is left out.
     public init?(_ text: String) {
         var digits: [UInt8] = []
-        for scalar in text.unicodeScalars {
+        var scalars = Substring(text).unicodeScalars[...]
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            if scalar == "(", !digits.isEmpty, let close = scalars.firstIndex(of: ")"),
+               scalars[..<close].allSatisfy({ $0 == "0" }), scalars.startIndex != close {
+                scalars = scalars[scalars.index(after: close)...]
+                continue
+            }
             if scalar.isASCII {
                 if scalar.value &- 0x30 < 10 { digits.append(UInt8(scalar.value - 0x30)) }
                 continue
