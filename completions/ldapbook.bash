@@ -21,7 +21,7 @@ _ldapbook() {
     --config) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   if [ -z "$command" ]; then
-    COMPREPLY=($(compgen -W "reach find show add set edit rename delete photo query fields import export schema local history server-config completion manpage help version --help --version $global" -- "$cur"))
+    COMPREPLY=($(compgen -W "reach find show add set edit rename delete photo query sync fields import export schema local history server-config completion manpage help version --help --version $global" -- "$cur"))
     return
   fi
   case "$command" in
@@ -69,6 +69,8 @@ _ldapbook() {
         --info) _ldapbook_program 'email phone mobile home-phone fax pager organization department title url note address home-address photo display-name given-name surname nickname birthday anniversary im related manager employee-number' '--timeout' '1' 'fields' '--format' 'names'; return ;;
       esac
       opts="--format --limit -n --info --help $global" ;;
+    sync)
+      opts="--status --rebuild --help $global" ;;
     fields)
       case "$prev" in
         --format) COMPREPLY=($(compgen -W "table json names" -- "$cur")); return ;;

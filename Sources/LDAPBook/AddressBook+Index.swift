@@ -55,8 +55,21 @@ extension AddressBook {
         return index
     }
 
+    /// Brings the local index up to date now, whatever its age (`ldapbook sync`): what changed,
+    /// or everyone again when `full`.
+    ///
+    /// - Throws: ``AddressBookError`` (`indexUnavailable`) when the address book has no index.
+    @discardableResult
+    public func updateIndex(full: Bool = false) async throws -> PeopleIndex.SyncOutcome {
+        guard let index = configuration.index, let base = connection.defaultBase else {
+            throw AddressBookError(.indexUnavailable, "there is no local index of people (it is turned off, or no base is known)")
+        }
+        return try await syncIndex(index, base: base, first: false, full: full)
+    }
+
     /// Brings `index` up to date now, whatever its age, and says so when it was made anew.
-    func syncIndex(_ index: PeopleIndex, base: DistinguishedName, first: Bool) async throws {
+    @discardableResult
+    func syncIndex(_ index: PeopleIndex, base: DistinguishedName, first: Bool, full: Bool = false) async throws -> PeopleIndex.SyncOutcome {
         let report = configuration.indexProgress
         let read = Mutex(0)
         defer { report?(read.withLock { $0 }, true) }
@@ -67,13 +80,15 @@ extension AddressBook {
                 report(count, false)
             }
         }
-        let outcome = try await index.sync(connection, base: base, progress: progress)
+        let outcome = try await index.sync(connection, base: base, full: full, progress: progress)
         if first { configuration.notes?("made the local index of \(outcome.people == 1 ? "1 person" : "\(outcome.people) people") (\(index.path))") }
         indexState.withLock {
             $0.checked = true
             $0.synced = true
             $0.servedStale = false
+            $0.unusable = nil
         }
+        return outcome
     }
 
     /// Brings the index up to date now, if there is one and this address book has not yet

@@ -34,7 +34,8 @@ extension PeopleIndex {
 
     /// Brings the index up to date with the directory under `base`, as `connection`'s identity
     /// reads it: the changes since the last sync when the server can say what they were, else
-    /// everyone. `progress` is told how many people have been read, now and then.
+    /// everyone; everyone again when `full` (`ldapbook sync --rebuild`). `progress` is told how
+    /// many people have been read, now and then.
     ///
     /// The index stays usable meanwhile: changes are filed in batches, each a transaction, and
     /// people are taken out only once the server has said they are gone.
@@ -42,10 +43,11 @@ extension PeopleIndex {
     /// - Throws: the ``LDAPKit/LDAPError`` that stopped the reading; what was filed before it
     ///   stays (and the next sync starts again from the last point it finished).
     @discardableResult
-    public func sync(_ connection: LDAPConnection, base: DistinguishedName,
+    public func sync(_ connection: LDAPConnection, base: DistinguishedName, full: Bool = false,
                      progress: (@Sendable (Int) -> Void)? = nil) async throws -> SyncOutcome {
         let watermark = try withStore { try $0.meta("watermark") }
-        let complete = try withStore { try $0.meta("synced-at") } != nil && (try incompleteness()) == nil
+        let syncedBefore = try withStore { try $0.meta("synced-at") } != nil
+        let complete = try !full && syncedBefore && incompleteness() == nil
         var run = SyncRun(index: self, progress: progress)
         do {
             try await run.poll(connection, base: base, since: complete ? watermark : nil)
@@ -54,6 +56,7 @@ extension PeopleIndex {
             try write { try $0.setMeta("incomplete", "the server's size limit stopped the reading at \(run.read) people") }
             throw error
         }
+        try compact()
         let people = try withStore { try $0.count() }
         return SyncOutcome(method: "poll", wasFull: run.wasFull, filed: run.filed, removed: run.removed, people: people)
     }

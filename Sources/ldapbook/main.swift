@@ -23,7 +23,7 @@ let parser = CommandLineParser(
     abstract: "An address book on your LDAP directory: find people and act on their details.",
     version: ldapbookVersion,
     globalOptions: ConnectionOptions.specs,
-    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Edit.spec, Rename.spec, Delete.spec, Photo.spec, Query.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec, History.spec, ServerConfig.spec,
+    commands: [Reach.spec, Find.spec, Show.spec, Add.spec, SetValues.spec, Edit.spec, Rename.spec, Delete.spec, Photo.spec, Query.spec, Sync.spec, Fields.spec, Import.spec, Export.spec, Schema.spec, Local.spec, History.spec, ServerConfig.spec,
                Documentation.completionSpec, Documentation.manpageSpec])
 
 /// Runs the command line and returns the exit code.
@@ -45,6 +45,7 @@ func run() async -> ExitCode {
         case Rename.spec.name: return try await Rename.run(parsed)
         case Delete.spec.name: return try await Delete.run(parsed)
         case Photo.spec.name: return try await Photo.run(parsed)
+        case Sync.spec.name: return try await Sync.run(parsed)
         case Query.spec.name: return try await Query.run(parsed)
         case Fields.spec.name: return try await Fields.run(parsed)
         case Import.spec.name: return try await Import.run(parsed)
