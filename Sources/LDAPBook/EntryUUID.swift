@@ -2,10 +2,11 @@
 /// write it as.
 enum EntryUUID {
     /// The bytes of `text` (`597ae2f6-16a6-1027-98f4-d28b5365dc14`); for text that is no UUID
-    /// (another server's identifier), its UTF-8.
+    /// (another server's identifier), its UTF-8, and when that is 16 bytes, as a UUID's are,
+    /// a byte 0xFF after them (which UTF-8 never has), so that it is not read back as one.
     static func bytes(of text: String) -> [UInt8] {
         let utf8 = Array(text.utf8)
-        guard utf8.count == 36 else { return utf8 }
+        guard utf8.count == 36 else { return utf8.count == 16 ? utf8 + [0xFF] : utf8 }
         func nibble(_ byte: UInt8) -> UInt8? {
             switch byte {
             case 0x30...0x39: byte - 0x30
@@ -30,8 +31,10 @@ enum EntryUUID {
         return bytes
     }
 
-    /// The text of 16 bytes, and the UTF-8 of any other identifier.
+    /// The text of 16 bytes, and the UTF-8 of any other identifier (without the 0xFF after
+    /// one of 16 bytes).
     static func text(of bytes: [UInt8]) -> String {
+        if bytes.count == 17 && bytes.last == 0xFF { return String(decoding: bytes.dropLast(), as: UTF8.self) }
         guard bytes.count == 16 else { return String(decoding: bytes, as: UTF8.self) }
         let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         var text = ""

@@ -55,7 +55,7 @@ struct IndexKeys: Sendable {
                 // An address by its local part, from each word of it but numbers.
                 for value in attribute.values where !value.isEmpty {
                     folding.fold(Self.localPart(of: value), into: &name)
-                    for index in name.foldedWords.indices where !(name.word(index).first.map { $0 &- 0x30 < 10 } ?? true) {
+                    for index in name.foldedWords.indices where !name.word(index).allSatisfy({ $0 &- 0x30 < 10 }) {
                         insert(Self.key(.name, name.folded[name.foldedWords[index]...]), into: &keys)
                     }
                 }

@@ -346,8 +346,11 @@ extension PeopleIndex {
         /// which no relative DN starts with.
         private func relative(_ dn: String) -> String {
             let suffix = "," + base
-            if dn.utf8.count > suffix.utf8.count, dn.lowercased().hasSuffix(suffix.lowercased()) {
-                return String(dn.utf8.dropLast(suffix.utf8.count))!
+            // The DN's last bytes, as many as the suffix has (a letter that lowers to more or
+            // fewer bytes, ẞ to ß, makes them another name).
+            if dn.utf8.count > suffix.utf8.count, let ending = String(dn.utf8.suffix(suffix.utf8.count)),
+               ending.lowercased() == suffix.lowercased(), let kept = String(dn.utf8.dropLast(suffix.utf8.count)) {
+                return kept
             }
             return "=" + dn
         }

@@ -127,7 +127,8 @@ struct PersonRecord: Sendable {
                 shift += 7
                 if byte < 0x80 { break }
             }
-            let end = min(index + length, bytes.count)
+            // A length beyond the record (cut short, or damaged: past Int's bits) takes the rest.
+            let end = length >= 0 && length <= bytes.count - index ? index + length : bytes.count
             let value = LDAPValue(bytes: bytes[index..<end])
             index = end
             if number == Self.transliterationMark {

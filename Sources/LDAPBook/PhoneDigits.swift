@@ -1,6 +1,6 @@
 /// A phone number as its digits, compared the way people quote numbers: in any format
-/// (`+44 20 7946 0001`, `020-7946-0001`, `(0)20 79460001`), nationally or internationally,
-/// or by its last digits (`0001`, an extension).
+/// (`+44 20 7946 0001`, `020-7946-0001`, `(0)20 79460001`, `+44 (0)20 7946 0001`), nationally
+/// or internationally, or by its last digits (`0001`, an extension).
 ///
 /// A typed number matches a stored one when the stored one ends with it (at least
 /// ``minimumDigits`` digits); or, leading zeros (a trunk prefix, an international `00`) left
@@ -8,7 +8,8 @@
 /// (``nationalDigits`` or more): `+44 20 7946 0001` finds `020 7946 0001`, and `020 7946
 /// 0001` finds `+44 20 7946 0001`.
 public struct PhoneDigits: Sendable, Hashable, CustomStringConvertible {
-    /// The digits, as written.
+    /// The digits, as written; a trunk prefix written `(0)` after a country code (`+44 (0)20`)
+    /// left out, as it is when the number is dialled from abroad.
     public let digits: [UInt8]
 
     /// The fewest digits a typed number is matched by.
@@ -17,16 +18,13 @@ public struct PhoneDigits: Sendable, Hashable, CustomStringConvertible {
     /// national number within a longer international one.
     public static let nationalDigits = 7
 
-    /// The decimal digits of `text`; `nil` when it has none. A trunk prefix in parentheses
-    /// after the country code (`+44 (0)20 7946 0001`) is not dialled and is left out.
+    /// The decimal digits of `text`; `nil` when it has none.
     public init?(_ text: String) {
         var digits: [UInt8] = []
-        var scalars = Substring(text).unicodeScalars[...]
-        while let scalar = scalars.first {
-            scalars = scalars.dropFirst()
-            if scalar == "(", !digits.isEmpty, let close = scalars.firstIndex(of: ")"),
-               scalars[..<close].allSatisfy({ $0 == "0" }), scalars.startIndex != close {
-                scalars = scalars[scalars.index(after: close)...]
+        var scalars = text.unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            if scalar == "(", !digits.isEmpty, scalars.starts(with: ["0", ")"] as [Unicode.Scalar]) {
+                scalars.removeFirst(2)
                 continue
             }
             if scalar.isASCII {
@@ -52,8 +50,8 @@ public struct PhoneDigits: Sendable, Hashable, CustomStringConvertible {
                 return nil
             }
         }
-        guard count >= minimumDigits else { return nil }
-        return PhoneDigits(text)
+        guard count >= minimumDigits, let number = PhoneDigits(text), number.digits.count >= minimumDigits else { return nil }
+        return number
     }
 
     /// The digits without leading zeros.

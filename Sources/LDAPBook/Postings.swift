@@ -72,14 +72,18 @@ enum Postings {
         bytes.append(UInt8(value))
     }
 
-    /// Calls `body` with each id of a list, in order; a list cut short ends where it is cut.
+    /// Calls `body` with each id of a list, in order; a list cut short ends where it is cut,
+    /// and a damaged one where an id would be beyond `Int64`.
     static func forEachID(in list: UnsafeBufferPointer<UInt8>, _ body: (Int64) -> Void) {
         var id: Int64 = 0
         var value: UInt64 = 0, shift: UInt64 = 0
         for byte in list {
             value |= UInt64(byte & 0x7F) << shift
             if byte < 0x80 {
-                id += Int64(value)
+                guard let distance = Int64(exactly: value) else { return }
+                let (next, overflow) = id.addingReportingOverflow(distance)
+                if overflow { return }
+                id = next
                 body(id)
                 value = 0
                 shift = 0
