@@ -17,6 +17,24 @@ struct SearchRequest: Sendable {
     var timeLimit: Int? = nil
 }
 
+extension SearchRequest {
+    /// Sends the request with `controls` instead of its own and returns its message id.
+    func send(on handle: LDAPHandle, controls: [LDAPControl], operation: String) throws(LDAPError) -> Int32 {
+        let arena = CArena()
+        var messageID: Int32 = -1
+        // libldap sends the timeout's seconds as the request's time limit.
+        var limit = timeval(tv_sec: timeLimit ?? 0, tv_usec: 0)
+        let rc = withUnsafeMutablePointer(to: &limit) { limit in
+            ldap_search_ext(
+                handle.ld, arena.cString(base), scope.cValue, arena.cString(filter),
+                arena.cStringArray(attributes), typesOnly ? 1 : 0, arena.controls(controls), nil,
+                timeLimit == nil ? nil : limit, Int32(clamping: sizeLimit), &messageID)
+        }
+        try handle.check(rc, operation)
+        return messageID
+    }
+}
+
 extension SearchScope {
     var cValue: Int32 {
         switch self {
@@ -53,22 +71,11 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
     }
 
     override func sendRequest(on handle: LDAPHandle) throws(LDAPError) -> Int32 {
-        let arena = CArena()
         var controls = request.controls
         if let pageSize = request.pageSize {
             controls.append(.pagedResults(size: pageSize, cookie: cookie))
         }
-        var messageID: Int32 = -1
-        // libldap sends the timeout's seconds as the request's time limit.
-        var limit = timeval(tv_sec: request.timeLimit ?? 0, tv_usec: 0)
-        let rc = withUnsafeMutablePointer(to: &limit) { limit in
-            ldap_search_ext(
-                handle.ld, arena.cString(request.base), request.scope.cValue, arena.cString(request.filter),
-                arena.cStringArray(request.attributes), request.typesOnly ? 1 : 0, arena.controls(controls), nil,
-                request.timeLimit == nil ? nil : limit, Int32(clamping: request.sizeLimit), &messageID)
-        }
-        try handle.check(rc, "search")
-        return messageID
+        return try request.send(on: handle, controls: controls, operation: name)
     }
 
     override func receive(_ message: OpaquePointer, messageType: Int32, handle: LDAPHandle) -> ReceiveOutcome {
