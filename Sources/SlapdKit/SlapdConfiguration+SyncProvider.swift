@@ -8,7 +8,8 @@ extension SlapdConfiguration {
     /// the server list every entry still present instead. Its cookie's state is written to
     /// the database at checkpoints, so that a restarted server still knows it.
     public struct SyncProvider: Sendable, Hashable {
-        /// How many write operations the session log remembers (`olcSpSessionLog`).
+        /// How many write operations, other than adds, the session log remembers
+        /// (`olcSpSessionLog`).
         public var sessionLog: Int = 10000
 
         /// After how many write operations the overlay writes a checkpoint (the first value

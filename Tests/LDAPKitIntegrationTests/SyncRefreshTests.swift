@@ -7,7 +7,8 @@ import Testing
 /// overlay, and against one without.
 @Suite("Content synchronization with a real slapd")
 struct SyncRefreshTests {
-    /// The deletes the provider's session log remembers: few, so that a test can outrun it.
+    /// The write operations (other than adds) the provider's session log remembers: few, so
+    /// that a test can outrun it.
     private static let sessionLog = 10
 
     /// Runs `body` with a root connection to a server of its own with the sync provider,
