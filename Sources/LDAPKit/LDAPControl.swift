@@ -57,6 +57,16 @@ extension LDAPControl {
         public static let transactionSpecification = "1.3.6.1.1.21.2"
         /// Password Policy, for both the request and the response.
         public static let passwordPolicy = "1.3.6.1.4.1.42.2.27.8.5.1"
+        /// Sync Request (RFC 4533): make a search a content synchronization.
+        public static let syncRequest = "1.3.6.1.4.1.4203.1.9.1.1"
+        /// Sync State (RFC 4533): how an entry returned by a content synchronization changed.
+        public static let syncState = "1.3.6.1.4.1.4203.1.9.1.2"
+        /// Sync Done (RFC 4533): the cookie at the end of a content synchronization.
+        public static let syncDone = "1.3.6.1.4.1.4203.1.9.1.3"
+        /// Sync Info (RFC 4533): the name of the intermediate responses of a content
+        /// synchronization, which carry cookies, the ends of phases and sets of entryUUIDs.
+        /// Not a control's OID, but the `responseName` of an intermediate response.
+        public static let syncInfo = "1.3.6.1.4.1.4203.1.9.1.4"
     }
 
     /// A Simple Paged Results request (RFC 2696) for the page after `cookie`.
@@ -117,6 +127,34 @@ extension LDAPControl {
     /// cannot return its result.
     public static func postRead(_ attributes: [String]) -> LDAPControl {
         readEntryControl(oid: OID.postRead, attributes: attributes)
+    }
+
+    /// A Sync Request control (RFC 4533 section 2.2) in refreshOnly mode: the search
+    /// returns what changed since `cookie`, then ends.
+    ///
+    ///     syncRequestValue ::= SEQUENCE {
+    ///         mode ENUMERATED { refreshOnly (1), refreshAndPersist (3) },
+    ///         cookie syncCookie OPTIONAL,
+    ///         reloadHint BOOLEAN DEFAULT FALSE }
+    ///
+    /// ``LDAPConnection/syncRefresh(base:scope:filter:attributes:cookie:sizeLimit:)`` sends
+    /// it and decodes what comes back.
+    ///
+    /// - Parameters:
+    ///   - cookie: The cookie of the last synchronization, or `nil` for a full refresh.
+    ///   - reloadHint: Whether the server should send everything again rather than fail with
+    ///     ``LDAPResultCode/syncRefreshRequired`` when it cannot continue from `cookie`.
+    ///
+    /// The control is critical, so a server without content synchronization refuses the
+    /// search with `unavailableCriticalExtension` instead of answering it as a plain search.
+    public static func syncRequest(cookie: [UInt8]?, reloadHint: Bool = false) -> LDAPControl {
+        var writer = BERWriter()
+        writer.writeSequence { request in
+            request.writeEnumerated(LDAPSync.refreshOnlyMode)
+            if let cookie { request.writeOctetString(cookie) }
+            if reloadHint { request.writeBoolean(true) }
+        }
+        return LDAPControl(oid: OID.syncRequest, isCritical: true, value: writer.bytes)
     }
 
     /// The ManageDsaIT control (RFC 3296): referral objects are read and
@@ -207,7 +245,7 @@ extension Sequence where Element == LDAPControl {
 
 extension LDAPControl {
     /// The value of a response control whose definition requires one.
-    fileprivate var requiredValue: [UInt8] {
+    var requiredValue: [UInt8] {
         get throws {
             guard let value else {
                 throw LDAPError(.decodingError, message: "The response control \(oid) has no value")

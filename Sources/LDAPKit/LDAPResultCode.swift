@@ -234,6 +234,13 @@ public struct LDAPResultCode: RawRepresentable, Hashable, Sendable {
     /// The corresponding C constant is `LDAP_ASSERTION_FAILED`.
     public static let assertionFailed = LDAPResultCode(rawValue: 122)
 
+    /// The server cannot bring the client's content up to date from the cookie of a
+    /// content synchronization (RFC 4533 `e-syncRefreshRequired`): the client must start
+    /// again with a full refresh, without a cookie.
+    ///
+    /// The corresponding C constant is `LDAP_SYNC_REFRESH_REQUIRED`.
+    public static let syncRefreshRequired = LDAPResultCode(rawValue: 0x1000)
+
     /// The transaction named by an update or an End Transaction request is not
     /// (or no longer) open on this connection (RFC 5805).
     ///
@@ -368,6 +375,7 @@ extension LDAPResultCode {
         ("tooLate", .tooLate),
         ("cannotCancel", .cannotCancel),
         ("assertionFailed", .assertionFailed),
+        ("syncRefreshRequired", .syncRefreshRequired),
         ("invalidTransactionIdentifier", .invalidTransactionIdentifier),
         ("serverDown", .serverDown),
         ("localError", .localError),

@@ -23,7 +23,7 @@ public struct LDAPSearchResults: AsyncSequence, Sendable {
         let id = loop.makeOperationID()
         let loop = self.loop
         let pageSize = (try? request.get())?.pageSize ?? 0
-        let channel = SearchChannel(
+        let channel = SearchChannel<LDAPEntry>(
             lowWater: pageSize,
             onDemand: { loop.send(.resume(id)) },
             onCancel: { loop.send(.cancel(id)) })
@@ -49,12 +49,12 @@ public struct LDAPSearchResults: AsyncSequence, Sendable {
 
     /// The iterator of a search.
     public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
-        let lifetime: SearchLifetime
+        let lifetime: SearchLifetime<LDAPEntry>
         /// The entries taken from the channel and not returned yet, from ``position``.
         private var batch: [LDAPEntry] = []
         private var position = 0
 
-        init(lifetime: SearchLifetime) {
+        init(lifetime: SearchLifetime<LDAPEntry>) {
             self.lifetime = lifetime
         }
 
@@ -73,10 +73,10 @@ public struct LDAPSearchResults: AsyncSequence, Sendable {
 }
 
 /// Abandons a search whose iterator is dropped before the end.
-final class SearchLifetime: Sendable {
-    let channel: SearchChannel
+final class SearchLifetime<Element: Sendable>: Sendable {
+    let channel: SearchChannel<Element>
 
-    init(channel: SearchChannel) {
+    init(channel: SearchChannel<Element>) {
         self.channel = channel
     }
 

@@ -40,10 +40,13 @@ struct ConfigurationLDIF {
             schemas.append(try SchemaEntry.ldif(contentsOf: file, position: schemas.count))
         }
         try configuration.replication?.validate()
+        try configuration.syncProvider?.validate()
         var entries = [globalEntry, moduleEntry, schemaRootEntry] + schemas
         entries += [frontendEntry, configDatabaseEntry, try mainDatabaseEntry()]
         if let replication = configuration.replication {
             entries += try accessLogEntries(replication)
+        } else if let syncProvider = configuration.syncProvider {
+            entries.append(syncProviderEntry(syncProvider))
         }
         let extra = configuration.extraConfigurationLDIF.trimmingTrailingWhitespace()
         if !extra.isEmpty {
@@ -90,6 +93,8 @@ struct ConfigurationLDIF {
         var modules = ["back_mdb"] + configuration.extraModules.filter { $0 != "back_mdb" }
         if configuration.replication != nil {
             modules += ["syncprov", "accesslog"].filter { !modules.contains($0) }
+        } else if configuration.syncProvider != nil, !modules.contains("syncprov") {
+            modules.append("syncprov")
         }
         for (position, module) in modules.enumerated() {
             lines.append(LDIFLine.attribute("olcModuleLoad", "{\(position)}\(module)"))
@@ -152,7 +157,7 @@ struct ConfigurationLDIF {
             "olcDbMaxSize: \(configuration.databaseMaxSize)",
             "olcSizeLimit: \(configuration.sizeLimit)",
         ]
-        lines += configuration.indexes.map { LDIFLine.attribute("olcDbIndex", $0.description) }
+        lines += indexes.map { LDIFLine.attribute("olcDbIndex", $0.description) }
         for (position, rule) in configuration.databaseAccess.enumerated() {
             lines.append(LDIFLine.attribute("olcAccess", "{\(position)}\(rule)"))
         }
@@ -164,6 +169,23 @@ struct ConfigurationLDIF {
         }
         lines += configuration.extraDatabaseAttributes
         return Self.entry(lines)
+    }
+
+    /// The database's indexes: the configuration's, with equality on `entryUUID` and
+    /// `entryCSN` for a sync provider, which looks entries up by them.
+    var indexes: [SlapdConfiguration.Index] {
+        guard configuration.syncProvider != nil else { return configuration.indexes }
+        return configuration.indexes.addingEquality(of: ["entryUUID", "entryCSN"])
+    }
+
+    /// `olcOverlay={0}syncprov` on the main database, for a sync provider without replication.
+    func syncProviderEntry(_ syncProvider: SlapdConfiguration.SyncProvider) -> String {
+        Self.entry([
+            "dn: olcOverlay={0}syncprov,olcDatabase={1}mdb,cn=config",
+            "objectClass: olcOverlayConfig",
+            "objectClass: olcSyncProvConfig",
+            "olcOverlay: {0}syncprov",
+        ] + syncProvider.attributeLines)
     }
 
     /// One `olcSyncrepl` consumer per peer, then `olcMultiProvider: TRUE`.
@@ -209,8 +231,10 @@ struct ConfigurationLDIF {
 
     /// The entries that make the database a replication provider: the access log
     /// database (`olcDatabase={2}mdb`, `cn=accesslog`, readable only by the replication
-    /// bind DN) with its own `syncprov` overlay, then the main database's `syncprov` and
-    /// `accesslog` overlays. The log keeps successful writes for a week.
+    /// bind DN) with its own `syncprov` overlay, then the main database's `syncprov` overlay
+    /// (with the settings of ``SlapdConfiguration/syncProvider``, by default a checkpoint every
+    /// 100 operations or 10 minutes and a session log of 10,000) and `accesslog` overlay. The
+    /// log keeps successful writes for a week.
     func accessLogEntries(_ replication: SlapdConfiguration.Replication) throws(SlapdError) -> [String] {
         let replicator = Self.quoted(replication.bindDN ?? configuration.rootDN)
         let logDatabase = Self.entry([
@@ -234,14 +258,7 @@ struct ConfigurationLDIF {
             "olcSpNoPresent: TRUE",
             "olcSpReloadHint: TRUE",
         ])
-        let provider = Self.entry([
-            "dn: olcOverlay={0}syncprov,olcDatabase={1}mdb,cn=config",
-            "objectClass: olcOverlayConfig",
-            "objectClass: olcSyncProvConfig",
-            "olcOverlay: {0}syncprov",
-            "olcSpCheckpoint: 100 10",
-            "olcSpSessionLog: 10000",
-        ])
+        let provider = syncProviderEntry(configuration.syncProvider ?? SlapdConfiguration.SyncProvider())
         let log = Self.entry([
             "dn: olcOverlay={1}accesslog,olcDatabase={1}mdb,cn=config",
             "objectClass: olcOverlayConfig",

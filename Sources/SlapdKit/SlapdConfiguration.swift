@@ -147,6 +147,13 @@ public struct SlapdConfiguration: Sendable {
     /// of its own. Setting it loads the `syncprov` module.
     public var replication: Replication?
 
+    /// The `syncprov` overlay on the database, so that clients can ask what changed since
+    /// their last search (RFC 4533 content synchronization); `nil` (the default) leaves it
+    /// off, unless ``replication`` needs it. Setting it loads the `syncprov` module and
+    /// indexes `entryUUID` and `entryCSN` for equality if ``indexes`` does not. With
+    /// ``replication``, its settings go to the overlay replication adds.
+    public var syncProvider: SyncProvider?
+
     /// Attribute lines appended verbatim to the `cn=config` entry, e.g. `olcServerID: 1`.
     public var extraGlobalAttributes: [String] = []
 

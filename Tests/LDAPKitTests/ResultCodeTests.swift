@@ -49,6 +49,7 @@ import Testing
         (.tooLate, LDAP_TOO_LATE, "LDAP_TOO_LATE"),
         (.cannotCancel, LDAP_CANNOT_CANCEL, "LDAP_CANNOT_CANCEL"),
         (.assertionFailed, LDAP_ASSERTION_FAILED, "LDAP_ASSERTION_FAILED"),
+        (.syncRefreshRequired, LDAP_SYNC_REFRESH_REQUIRED, "LDAP_SYNC_REFRESH_REQUIRED"),
         (.invalidTransactionIdentifier, LDAP_TXN_ID_INVALID, "LDAP_TXN_ID_INVALID"),
         (.serverDown, LDAP_SERVER_DOWN, "LDAP_SERVER_DOWN"),
         (.localError, LDAP_LOCAL_ERROR, "LDAP_LOCAL_ERROR"),
@@ -85,6 +86,8 @@ import Testing
     @Test func descriptionNamesTheCode() {
         #expect(LDAPResultCode.noSuchObject.description == "noSuchObject (32)")
         #expect(LDAPResultCode(rawValue: 4242).description == "code 4242 (4242)")
+        #expect(LDAPResultCode(rawValue: 4096) == .syncRefreshRequired)
+        #expect(LDAPResultCode.syncRefreshRequired.description == "syncRefreshRequired (4096)")
         #expect(LDAPResultCode.timeout.isClientSide)
         #expect(!LDAPResultCode.busy.isClientSide)
     }

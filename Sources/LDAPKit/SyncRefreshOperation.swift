@@ -1,0 +1,119 @@
+internal import CLDAP
+
+/// A content synchronization in refreshOnly mode (RFC 4533) on the loop thread: a search
+/// with the Sync Request control, whose entries, Sync Info intermediate responses and
+/// result go to the channel as events, in batches as a search's entries do.
+final class SyncRefreshOperation: LoopOperation, @unchecked Sendable {
+    private let request: SearchRequest
+    let channel: SearchChannel<LDAPSync.Event>
+    /// Events decoded but not yet handed to the consumer.
+    private var pending: [LDAPSync.Event] = []
+    /// The most events kept back before they are handed on anyway.
+    private static let batchSize = 256
+    /// Fewer events than this are kept back from a consumer that is waiting for them, for at
+    /// most ``holdLimit``, as a search keeps back its entries.
+    private static let wakeBatch = 64
+    /// How long events may be kept back from a waiting consumer.
+    private static let holdLimit = Duration.milliseconds(5)
+
+    /// - Parameter request: the search, with the Sync Request control among its controls
+    ///   and no paging, which slapd refuses to combine with it.
+    init(id: UInt64, request: SearchRequest, timeout: Duration?, cancellation: CancellationFlag,
+         channel: SearchChannel<LDAPSync.Event>) {
+        self.request = request
+        self.channel = channel
+        super.init(id: id, name: "sync refresh", timeout: timeout, cancellation: cancellation)
+    }
+
+    override func sendRequest(on handle: LDAPHandle) throws(LDAPError) -> Int32 {
+        try request.send(on: handle, controls: request.controls, operation: name)
+    }
+
+    override func receive(_ message: OpaquePointer, messageType: Int32, handle: LDAPHandle) -> ReceiveOutcome {
+        do {
+            switch ber_tag_t(messageType) {
+            case LDAP_RES_SEARCH_ENTRY:
+                pending.append(try entryEvent(message, handle: handle))
+            case LDAP_RES_INTERMEDIATE:
+                let response = try handle.intermediateResponse(from: message, operation: name)
+                guard response.oid == LDAPControl.OID.syncInfo else { return .waiting }
+                let value = try decoded(handle) { try LDAPSync.InfoValue(responseValue: response.value ?? []) }
+                pending.append(value.event)
+            case LDAP_RES_SEARCH_RESULT:
+                let response = handle.parseResult(message)
+                guard response.code == .success else {
+                    flush()
+                    channel.finish(throwing: LDAPError(response.code, message: response.message,
+                        matchedDN: response.matchedDN, operation: name, server: handle.servers))
+                    return .finished
+                }
+                guard let control = response.controls.control(withOID: LDAPControl.OID.syncDone) else {
+                    throw LDAPError(.controlNotFound, message: "the server ended the refresh without a Sync Done control",
+                                    operation: name, server: handle.servers)
+                }
+                let done = try decoded(handle) { try LDAPSync.DoneValue(controlValue: control.value ?? []) }
+                pending.append(.done(cookie: done.cookie, refreshDeletes: done.refreshDeletes))
+                flush()
+                channel.finish(throwing: nil)
+                return .finished
+            default:
+                // References: referral chasing is off.
+                break
+            }
+        } catch {
+            if ber_tag_t(messageType) != LDAP_RES_SEARCH_RESULT {
+                ldap_abandon_ext(handle.ld, messageID, nil, nil)
+            }
+            flush()
+            channel.finish(throwing: error)
+            return .finished
+        }
+        if pending.count >= Self.batchSize { flush() }
+        return .waiting
+    }
+
+    /// An entry and what its Sync State control says of it.
+    private func entryEvent(_ message: OpaquePointer, handle: LDAPHandle) throws(LDAPError) -> LDAPSync.Event {
+        let entry = try handle.entry(from: message)
+        guard let value = try handle.entryControlValue(LDAPControl.OID.syncState, of: message, operation: name) else {
+            throw LDAPError(.controlNotFound, message: "the server sent \(entry.dn.string) without a Sync State control",
+                            operation: name, server: handle.servers)
+        }
+        let state = try decoded(handle) { try LDAPSync.StateValue(controlValue: value) }
+        return .entry(entry, state: state.state, uuid: state.uuid, cookie: state.cookie)
+    }
+
+    /// The value `decode` returns, or its decoding error as this operation's.
+    private func decoded<Value>(_ handle: LDAPHandle, _ decode: () throws -> Value) throws(LDAPError) -> Value {
+        do {
+            return try decode()
+        } catch {
+            var failure = error as? LDAPError ?? LDAPError(.decodingError, message: "\(error)")
+            failure.operation = name
+            failure.server = handle.servers
+            throw failure
+        }
+    }
+
+    override func fail(_ error: any Error) {
+        flush()
+        channel.finish(throwing: error)
+    }
+
+    override func flush() {
+        flushDeadline = nil
+        guard !pending.isEmpty else { return }
+        channel.deliver(contentsOf: pending)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the events on unless a few are all there is and the consumer is waiting: then
+    /// they wait for more, until ``holdLimit`` after the first of them was kept.
+    override func flushAfterReading(now: ContinuousClock.Instant) {
+        if pending.count >= Self.wakeBatch || !channel.hasWaitingConsumer || flushDeadline.map({ $0 <= now }) == true {
+            flush()
+        } else if !pending.isEmpty && flushDeadline == nil {
+            flushDeadline = now + Self.holdLimit
+        }
+    }
+}
