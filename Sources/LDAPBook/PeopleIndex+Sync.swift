@@ -25,6 +25,10 @@ extension PeopleIndex {
         try withStore { try $0.meta("incomplete") }
     }
 
+    /// The attributes a sync reads of each person: what the index keeps, `entryUUID`, and
+    /// `modifyTimestamp` (for polling).
+    public static var readAttributes: [String] { SyncRun.attributes }
+
     /// The people of the directory: its persons (inetOrgPerson, organizationalPerson, and
     /// the classes other servers derive from person).
     static let peopleFilter = LDAPFilter.equal("objectClass", "person")
@@ -45,12 +49,33 @@ extension PeopleIndex {
     @discardableResult
     public func sync(_ connection: LDAPConnection, base: DistinguishedName, full: Bool = false,
                      progress: (@Sendable (Int) -> Void)? = nil) async throws -> SyncOutcome {
-        let watermark = try withStore { try $0.meta("watermark") }
+        let (watermark, cookie, method) = try withStore { store in
+            (try store.meta("watermark"), try store.meta("cookie"), try store.meta("method"))
+        }
         let syncedBefore = try withStore { try $0.meta("synced-at") } != nil
         let complete = try !full && syncedBefore && incompleteness() == nil
         var run = SyncRun(index: self, progress: progress)
+        var used = "poll"
         do {
-            try await run.poll(connection, base: base, since: complete ? watermark : nil)
+            // Content synchronization unless the server said it has none (a rebuild asks again).
+            if full || method != "poll" {
+                do {
+                    try await run.refresh(connection, base: base, cookie: complete ? cookie.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } : nil)
+                    used = "rfc4533"
+                } catch let error as LDAPError where error.code == .syncRefreshRequired && !run.wasFull {
+                    // The server cannot say what changed since the cookie: everyone, afresh.
+                    run = SyncRun(index: self, progress: progress)
+                    try await run.refresh(connection, base: base, cookie: nil)
+                    used = "rfc4533"
+                } catch let error as LDAPError where SyncRun.offersNoContentSynchronization(error) && run.read == 0 {
+                    // Active Directory, 389-DS without its plugin, slapd without syncprov:
+                    // polling, from now on.
+                    run = SyncRun(index: self, progress: progress)
+                    try await run.poll(connection, base: base, since: complete && method == "poll" ? watermark : nil)
+                }
+            } else {
+                try await run.poll(connection, base: base, since: complete ? watermark : nil)
+            }
         } catch let error as LDAPError where error.code == .sizeLimitExceeded || error.code == .adminLimitExceeded {
             // What was read is kept, but cannot stand for everyone.
             try write { try $0.setMeta("incomplete", "the server's size limit stopped the reading at \(run.read) people") }
@@ -58,7 +83,7 @@ extension PeopleIndex {
         }
         try compact()
         let people = try withStore { try $0.count() }
-        return SyncOutcome(method: "poll", wasFull: run.wasFull, filed: run.filed, removed: run.removed, people: people)
+        return SyncOutcome(method: used, wasFull: run.wasFull, filed: run.filed, removed: run.removed, people: people)
     }
 }
 
@@ -98,7 +123,7 @@ private struct SyncRun {
         var latest = watermark ?? ""
         var seen = Set<[UInt8]>()
         for try await entry in connection.search(base: base, filter: filter, attributes: Self.attributes) {
-            guard let uuid = entry.string("entryUUID").map(EntryUUID.bytes) ?? Optional(Array(entry.dn.string.utf8)) else { continue }
+            let uuid = Self.identifier(of: entry)
             if let stamp = entry.string("modifyTimestamp"), stamp > latest { latest = stamp }
             if !wasFull { seen.insert(uuid) }
             try add(entry, uuid: uuid)
@@ -109,7 +134,7 @@ private struct SyncRun {
             // Who is gone: every identifier there is now, against the index's.
             seen = []
             for try await entry in connection.search(base: base, filter: PeopleIndex.peopleFilter, attributes: ["entryUUID"]) {
-                seen.insert(entry.string("entryUUID").map(EntryUUID.bytes) ?? Array(entry.dn.string.utf8))
+                seen.insert(Self.identifier(of: entry))
             }
         }
         let kept = seen
@@ -119,10 +144,79 @@ private struct SyncRun {
             if full { try store.finishFullLoad() }
             let gone = full ? 0 : try store.removeAll(except: kept)
             try store.setMeta("method", "poll")
+            try store.setMeta("cookie", nil)
             if !stamp.isEmpty { try store.setMeta("watermark", stamp) }
             try store.setMeta("incomplete", nil)
             try store.setMeta("synced-at", String(Date().timeIntervalSince1970))
             return gone
+        }
+    }
+
+    /// What identifies the person of `entry` in the index: their entryUUID, or their DN on a
+    /// server without one.
+    static func identifier(of entry: LDAPEntry) -> [UInt8] {
+        EntryUUID.bytes(of: entry.string("entryUUID") ?? entry.dn.string)
+    }
+
+    /// Whether `error` says that the server offers no content synchronization (RFC 4533): it
+    /// refused the critical Sync Request control, or would not perform it.
+    static func offersNoContentSynchronization(_ error: LDAPError) -> Bool {
+        [LDAPResultCode.unavailableCriticalExtension, .unwillingToPerform, .protocolError, .insufficientAccessRights].contains(error.code)
+    }
+
+    /// Content synchronization (RFC 4533, refreshOnly): what changed since `cookie`, or
+    /// everyone without one. Entries added or modified are filed as they come; the deleted,
+    /// and at the end of a present phase everyone the server did not name, are taken out
+    /// once the refresh is complete, with the new cookie, in one transaction.
+    mutating func refresh(_ connection: LDAPConnection, base: DistinguishedName, cookie: [UInt8]?) async throws {
+        wasFull = cookie == nil
+        if wasFull { try index.write { try $0.beginFullLoad() } }
+        var deleted: [[UInt8]] = []
+        var present = Set<[UInt8]>()
+        var presentPhaseEnded = false
+        var latest = cookie
+        let attributes = Self.attributes.filter { $0 != "modifyTimestamp" }
+        for try await events in connection.syncRefresh(base: base, filter: PeopleIndex.peopleFilter, attributes: attributes,
+                                                       cookie: cookie) {
+            for event in events {
+                if let cookie = event.cookie { latest = cookie }
+                switch event {
+                case .entry(let entry, let state, let uuid, _):
+                    switch state {
+                    case .add, .modify:
+                        if !wasFull { present.insert(uuid) }
+                        try add(entry, uuid: uuid)
+                    case .present:
+                        present.insert(uuid)
+                    case .delete:
+                        deleted.append(uuid)
+                    }
+                case .idSet(let uuids, let refreshDeletes, _):
+                    if refreshDeletes { deleted += uuids } else { present.formUnion(uuids) }
+                case .newCookie:
+                    break
+                case .phaseEnded(let refreshDeletes, _, _), .done(_, let refreshDeletes):
+                    if !refreshDeletes && !wasFull { presentPhaseEnded = true }
+                }
+            }
+        }
+        try flush()
+        try drain()
+        let (full, gone, kept, stamp) = (wasFull, deleted, present, latest)
+        let checkForGone = presentPhaseEnded
+        removed += try index.write { store in
+            if full { try store.finishFullLoad() }
+            var count = 0
+            for uuid in gone {
+                if try store.remove(uuid: uuid) { count += 1 }
+            }
+            if checkForGone { count += try store.removeAll(except: kept) }
+            try store.setMeta("method", "rfc4533")
+            try store.setMeta("cookie", stamp.map { Data($0).base64EncodedString() })
+            try store.setMeta("watermark", nil)
+            try store.setMeta("incomplete", nil)
+            try store.setMeta("synced-at", String(Date().timeIntervalSince1970))
+            return count
         }
     }
 
