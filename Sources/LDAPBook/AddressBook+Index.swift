@@ -129,9 +129,14 @@ extension AddressBook {
                 if let uuid = entry.string("entryUUID") { read[uuid.lowercased()] = entry }
             }
         }
+        // People of a server without entryUUID, one read each.
+        var readByDN: [String: LDAPEntry] = [:]
+        for entry in entries where entry.string("entryUUID") == nil {
+            if let found = try await connection.read(entry.dn, attributes: missing) { readByDN[entry.dn.string] = found }
+        }
         return entries.map { entry in
             var merged = entry
-            if let uuid = entry.string("entryUUID"), let found = read[uuid.lowercased()] {
+            if let found = entry.string("entryUUID").flatMap({ read[$0.lowercased()] }) ?? readByDN[entry.dn.string] {
                 for attribute in found.attributes where !attribute.isNamed("entryUUID") { merged[attribute.name] = attribute.values }
             }
             return Person(entry: merged)

@@ -215,10 +215,12 @@ extension PeopleIndex {
             try setValue(shelf, of: key)
         }
 
-        /// Removes the person with the identifier `uuid`; nothing when the index has nobody by it.
-        func remove(uuid: [UInt8]) throws {
-            guard let (id, record) = try row(uuid: uuid) else { return }
+        /// Removes the person with the identifier `uuid`; returns whether the index had them.
+        @discardableResult
+        func remove(uuid: [UInt8]) throws -> Bool {
+            guard let (id, record) = try row(uuid: uuid) else { return false }
             try remove(id: id, record: record)
+            return true
         }
 
         private func remove(id: Int64, record: PersonRecord) throws {
@@ -331,14 +333,16 @@ extension PeopleIndex {
             try upsert.run()
         }
 
-        /// The entry of the person with `id`, with their `entryUUID`.
+        /// The entry of the person with `id`, with their `entryUUID` when the server gave them
+        /// one (a server without it identifies people by their DN alone).
         func entry(id: Int64) throws -> LDAPEntry? {
             let select = try statement("SELECT uuid, dn, record FROM people WHERE id = ?")
             try select.bind(id, at: 1)
             defer { select.reset() }
             guard try select.step(), let dn = try? DistinguishedName(parsing: absolute(select.text(at: 1))) else { return nil }
             var entry = PersonRecord(bytes: select.bytes(at: 2)).entry(dn: dn)
-            entry.attributes.append(LDAPAttribute(name: "entryUUID", values: [LDAPValue(EntryUUID.text(of: select.bytes(at: 0)))]))
+            let uuid = select.bytes(at: 0)
+            if uuid.count == 16 { entry.attributes.append(LDAPAttribute(name: "entryUUID", values: [LDAPValue(EntryUUID.text(of: uuid))])) }
             return entry
         }
 
