@@ -147,7 +147,11 @@ private actor SharedCLIServer {
     func server() async throws -> Slapd {
         if let started { return try await started.value }
         let task = Task {
-            let server = try Slapd(configuration: SlapdConfiguration(suffix: CLI.suffix))
+            // With content synchronization, as server-config makes a server, so that the local
+            // index of people is kept current by RFC 4533 (a test of polling starts its own).
+            var configuration = SlapdConfiguration(suffix: CLI.suffix)
+            configuration.syncProvider = .init()
+            let server = try Slapd(configuration: configuration)
             try await server.start()
             return server
         }

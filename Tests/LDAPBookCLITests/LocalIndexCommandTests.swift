@@ -8,10 +8,11 @@ import Testing
 @Suite("The local index between runs: sync, changes on the server, writes")
 struct LocalIndexCommandTests {
     /// A container of people and a cache folder of its own, kept between the runs of one test.
-    private func office(_ people: [(String, String, [String])]) async throws
+    private func office(_ people: [(String, String, [String])], on given: Slapd? = nil) async throws
         -> (connection: LDAPConnection, base: DistinguishedName, arguments: [String], environment: [String: String], cache: URL)
     {
-        let server = try await CLI.shared()
+        let server: Slapd
+        if let given { server = given } else { server = try await CLI.shared() }
         let (connection, base) = try await CLI.container(server, people: people)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("ldapbook-cache-\(UUID().uuidString.prefix(8))")
         return (connection, base, CLI.connectionArguments(server, base: base), ["XDG_CACHE_HOME": cache.path], cache)
@@ -56,14 +57,25 @@ struct LocalIndexCommandTests {
         #expect(both.status == 64)
     }
 
-    @Test("a person added, changed, renamed or deleted on the server is seen so after a sync")
-    func changesOnTheServer() async throws {
+    @Test("a person added, changed, renamed or deleted on the server is seen so after a sync, by RFC 4533 or by polling",
+          arguments: [true, false])
+    func changesOnTheServer(contentSynchronization: Bool) async throws {
+        // The shared server offers content synchronization; a plain slapd does not.
+        var plain: Slapd?
+        if !contentSynchronization {
+            plain = try Slapd(configuration: SlapdConfiguration(suffix: CLI.suffix))
+            try await plain!.start()
+        }
+        defer { plain?.cleanup() }
         let (connection, base, arguments, environment, cache) = try await office([
             ("Ada", "Lovelace", ["ada@example.org"]), ("Alan", "Turing", ["alan@example.org"]), ("Grace", "Hopper", []),
             ("Edsger", "Dijkstra", []),
-        ])
+        ], on: plain)
         defer { try? FileManager.default.removeItem(at: cache) }
+        let method = contentSynchronization ? "rfc4533" : "poll"
         #expect(try names(["ada"], arguments, environment) == ["Ada Lovelace"])
+        let status = try CLI.run(["sync", "--status"] + arguments, environment: environment)
+        #expect(status.stdout.contains("method: \(method)"), "\(status.stdout)")
         // Someone else changes the directory.
         try await connection.add(LDAPEntry(dn: base.child("cn", "Barbara Liskov"), [
             "objectClass": ["inetOrgPerson"], "cn": ["Barbara Liskov"], "givenName": ["Barbara"], "sn": ["Liskov"],
@@ -74,7 +86,11 @@ struct LocalIndexCommandTests {
         try await connection.modify(base.child("cn", "Grace Murray Hopper"), [.replace("givenName", values: ["Amazing Grace"])])
         try await connection.delete(base.child("cn", "Edsger Dijkstra"))
         let synced = try CLI.run(["sync"] + arguments, environment: environment)
-        #expect(synced.status == 0 && synced.stdout.contains("people: 4") && synced.stdout.contains("1 gone"), "\(synced.stdout) \(synced.stderr)")
+        #expect(synced.status == 0 && synced.stdout.contains("people: 4") && synced.stdout.contains("1 gone")
+                    && synced.stdout.contains("synced (\(method), "), "\(synced.stdout) \(synced.stderr)")
+        // Nothing changed since: nothing is filed again.
+        let again = try CLI.run(["sync"] + arguments, environment: environment)
+        #expect(again.stdout.contains(contentSynchronization ? "0 changed, 0 gone" : "0 gone"), "\(again.stdout)")
         #expect(try names(["barbara"], arguments, environment) == ["Barbara Liskov"])
         #expect(try names(["ada", "king"], arguments, environment) == ["Ada King"] || names(["ada", "king"], arguments, environment) == ["Ada Lovelace"])
         #expect(try names(["lovelace"], arguments, environment).isEmpty || names(["lovelace"], arguments, environment) == ["Ada Lovelace"],

@@ -28,14 +28,17 @@ struct ServerConfigCommandTests {
         #expect(lines.filter { $0.contains("node-pass") }.allSatisfy { $0.hasPrefix("olcSyncrepl: ") })
     }
 
-    @Test("A single server with no password has no olcRootPW and no replication")
+    @Test("A single server with no password has no olcRootPW and no replication, and offers content synchronization")
     func singleServer() throws {
         let result = try CLI.run(["server-config", "--suffix", "o=Acme", "--directory", "/srv/ldap"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("olcSuffix: o=Acme\n"))
         #expect(!result.stdout.contains("olcRootPW"))
         #expect(!result.stdout.contains("olcSyncrepl"))
-        #expect(!result.stdout.contains("syncprov"))
+        #expect(!result.stdout.contains("accesslog"))
+        // The local indexes of people ask it what changed (RFC 4533), deletions too.
+        #expect(result.stdout.contains("olcOverlay: {0}syncprov") || result.stdout.contains("olcOverlay: syncprov"), "\(result.stdout)")
+        #expect(result.stdout.contains("olcSpSessionLog: 10000"))
     }
 
     @Test("Bad options end with exit 64 or 65, a reason, and no LDIF", arguments: [

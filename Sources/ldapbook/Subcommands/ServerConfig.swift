@@ -11,8 +11,10 @@ enum ServerConfig {
         discussion: """
             Writes the configuration ldapbook's own private servers use (the core, cosine, \
             inetorgperson and nis schemas, ldapbook's schema, the indexes ldapbook's searches \
-            need, and ldapi access for one local user) for a server whose files live in \
-            DIRECTORY, as LDIF for `slapadd -n0 -F DIRECTORY/slapd.d`. With --server-id and \
+            need, content synchronization (the syncprov overlay with a session log, so that \
+            ldapbook's local indexes of people learn what changed without reading everyone), and \
+            ldapi access for one local user) for a server whose files live in DIRECTORY, as LDIF \
+            for `slapadd -n0 -F DIRECTORY/slapd.d`. With --server-id and \
             --peer, the server is one provider of a multi-provider directory: every node accepts \
             writes and reads the others' changes from their access logs (delta-syncrepl), so \
             values added on two nodes at once all survive. Give each node its own server ID and \
@@ -93,6 +95,9 @@ enum ServerConfig {
             throw CommandFailure(.usage, "server-config: --tls-key and --tls-ca need --tls-certificate")
         }
         configuration.replication = try replication(parsed, rootPassword: configuration.rootPassword)
+        // Content synchronization (RFC 4533) with a session log, so that ldapbook's local
+        // indexes of people learn what changed, deletions too, without reading everyone.
+        configuration.syncProvider = .init()
         return configuration
     }
 
