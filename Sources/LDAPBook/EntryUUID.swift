@@ -36,12 +36,16 @@ enum EntryUUID {
     static func text(of bytes: [UInt8]) -> String {
         if bytes.count == 17 && bytes.last == 0xFF { return String(decoding: bytes.dropLast(), as: UTF8.self) }
         guard bytes.count == 16 else { return String(decoding: bytes, as: UTF8.self) }
-        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        var text = ""
-        for (index, character) in hex.enumerated() {
-            if [8, 12, 16, 20].contains(index) { text.append("-") }
-            text.append(character)
+        // Every candidate of a lookup carries one: byte by byte, not string by string (a
+        // tenth of `find jo`'s time at 100,000 people went to joining hex strings).
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 }

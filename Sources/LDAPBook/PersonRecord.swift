@@ -109,13 +109,21 @@ struct PersonRecord: Sendable {
         var values = [[LDAPValue]](repeating: [], count: Self.attributes.count)
         var index = 0
         var last: LDAPValue?
+        // The Latin letters of the first given name and surname, when they have them.
+        var givenLatin: String?, surnameLatin: String?
         while index < bytes.count {
             let number = bytes[index]
             index += 1
             if number == Self.joinedNameMark {
                 // The common names come last, after the given name and surname they join.
                 if let given = values[0].first, let surname = values[1].first {
-                    values[2].append(LDAPValue(bytes: given.byteSlice + [UInt8(ascii: " ")] + surname.byteSlice))
+                    let joined = LDAPValue(bytes: given.byteSlice + [UInt8(ascii: " ")] + surname.byteSlice)
+                    values[2].append(joined)
+                    // Its Latin letters are theirs, so that a lookup asks ICU nothing of it.
+                    if givenLatin != nil || surnameLatin != nil, let text = joined.string,
+                       let givenText = given.string, let surnameText = surname.string {
+                        Transliteration.remember(text, latin: (givenLatin ?? givenText) + " " + (surnameLatin ?? surnameText))
+                    }
                 }
                 continue
             }
@@ -132,7 +140,11 @@ struct PersonRecord: Sendable {
             let value = LDAPValue(bytes: bytes[index..<end])
             index = end
             if number == Self.transliterationMark {
-                if let text = last?.string { Transliteration.remember(text, latin: value.string) }
+                if let text = last?.string {
+                    Transliteration.remember(text, latin: value.string)
+                    if let last, last == values[0].first { givenLatin = value.string }
+                    if let last, last == values[1].first { surnameLatin = value.string }
+                }
                 continue
             }
             guard number >= 1 && Int(number) <= Self.attributes.count else { continue }
