@@ -32,7 +32,7 @@ enum Nicknames {
     /// repeats: `bob` gives `robert`, `rob`, `robbie`, …; `robert` gives `rob`, `robbie`,
     /// `bob`, …. Empty when `word` is no known name.
     static func alternatives(of word: String) -> [String] {
-        table.entries[word]?.alternatives ?? []
+        table.entry(for: word)?.alternatives ?? []
     }
 
     /// The formal names a diminutive stands for, one for each group it is a diminutive in
@@ -40,12 +40,12 @@ enum Nicknames {
     /// `alexis`, …. Empty when `word` is only ever a formal name (or a spelling of one), or
     /// is no known name.
     static func formalNames(for word: String) -> [String] {
-        table.entries[word]?.formalNames ?? []
+        table.entry(for: word)?.formalNames ?? []
     }
 
     /// The groups `word` (folded, a whole word) belongs to, in the order of ``data``.
     static func groups(containing word: String) -> [Group] {
-        guard let entry = table.entries[word] else { return [] }
+        guard let entry = table.entry(for: word) else { return [] }
         return entry.groups.map { table.groups[$0] }
     }
 
@@ -57,7 +57,7 @@ enum Nicknames {
 
     /// Groups parsed from text in the form of ``data``, and what each name stands for.
     struct Table: Sendable {
-        /// What one name stands for, worked out when the table is parsed.
+        /// What one name stands for (``entry(for:)``).
         struct Entry: Sendable {
             /// The indices in ``Table/groups`` of the groups the name belongs to.
             var groups: [Int] = []
@@ -69,31 +69,53 @@ enum Nicknames {
 
         /// The groups, in the order of the text.
         let groups: [Group]
-        /// Each name of every group, and what it stands for.
-        let entries: [String: Entry]
+        /// The groups of each name of every group, by index in ``groups``, in order.
+        private let memberships: [String: [Int]]
         /// The lines that are neither a heading, a comment nor a group with a formal name:
         /// none in ``Nicknames/data``, as a test checks.
         let malformedLines: [String]
 
+        /// What `name` stands for, worked out when asked (a lookup asks for a few words; working
+        /// out all three thousand names' took a third of a lookup that found nobody).
+        func entry(for name: String) -> Entry? {
+            guard let indices = memberships[name] else { return nil }
+            var entry = Entry(groups: indices)
+            var seen: Set<String> = [name], seenFormal: Set<String> = []
+            for group in indices.map({ groups[$0] }) {
+                for other in group.names where seen.insert(other).inserted { entry.alternatives.append(other) }
+                if group.diminutives.contains(name) && seenFormal.insert(group.formalName).inserted {
+                    entry.formalNames.append(group.formalName)
+                }
+            }
+            return entry
+        }
+
         /// The table of `text`: lines `[Language]` head a section; a line
         /// `formal other-spelling…: diminutive…` is a group of that section (a line without
-        /// `:` is formal names only); `#` starts a comment; words are separated by spaces.
+        /// `:` is formal names only); `#` starts a comment; words are separated by spaces or
+        /// tabs. The text is read as bytes: its names are ASCII.
         init(parsing text: String) {
             var groups: [Group] = []
             var malformed: [String] = []
             var language = ""
-            for rawLine in text.split(separator: "\n") {
-                let line = rawLine.prefix { $0 != "#" }.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-                if line.isEmpty { continue }
-                if line.hasPrefix("[") && line.hasSuffix("]") {
-                    language = String(line.dropFirst().dropLast())
+            let bytes = Array(text.utf8)
+            func words(_ part: ArraySlice<UInt8>) -> [String] {
+                part.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).map { String(decoding: $0, as: UTF8.self) }
+            }
+            for rawLine in bytes.split(separator: 0x0A) {
+                let line = rawLine.firstIndex(of: UInt8(ascii: "#")).map { rawLine[..<$0] } ?? rawLine
+                let lineWords = words(line)
+                if lineWords.isEmpty { continue }
+                let joined = lineWords.joined(separator: " ")
+                if joined.hasPrefix("[") && joined.hasSuffix("]") {
+                    language = String(joined.dropFirst().dropLast())
                     continue
                 }
-                let halves = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-                let formal = halves[0].split(separator: " ").map(String.init)
-                let diminutives = halves.count > 1 ? halves[1].split(separator: " ").map(String.init) : []
+                let colon = line.firstIndex(of: UInt8(ascii: ":"))
+                let formal = words(colon.map { line[..<$0] } ?? line)
+                let diminutives = colon.map { words(line[line.index(after: $0)...]) } ?? []
                 guard !formal.isEmpty else {
-                    malformed.append(String(rawLine))
+                    malformed.append(String(decoding: rawLine, as: UTF8.self))
                     continue
                 }
                 groups.append(Group(formalNames: formal, diminutives: diminutives, language: language))
@@ -104,21 +126,8 @@ enum Nicknames {
                     memberships[name, default: []].append(index)
                 }
             }
-            var entries: [String: Entry] = [:]
-            entries.reserveCapacity(memberships.count)
-            for (name, indices) in memberships {
-                var entry = Entry(groups: indices)
-                var seen: Set<String> = [name], seenFormal: Set<String> = []
-                for group in indices.map({ groups[$0] }) {
-                    for other in group.names where seen.insert(other).inserted { entry.alternatives.append(other) }
-                    if group.diminutives.contains(name) && seenFormal.insert(group.formalName).inserted {
-                        entry.formalNames.append(group.formalName)
-                    }
-                }
-                entries[name] = entry
-            }
             self.groups = groups
-            self.entries = entries
+            self.memberships = memberships
             self.malformedLines = malformed
         }
     }
