@@ -18,6 +18,8 @@ final class Bench: @unchecked Sendable {
     /// Peak RSS of each export, by size.
     var exportPeaks: [(size: Int, what: String, bytes: Int)] = []
     var exportCommands = ""
+    /// What workload 6 measured, by size.
+    var indexMeasurements: [IndexMeasurements] = []
 
     init(work: URL, ldapbook: String, photos: [[UInt8]], quick: Bool) {
         self.work = work
@@ -65,9 +67,12 @@ final class Bench: @unchecked Sendable {
         return server
     }
 
+    /// A server as `ldapbook server-config` makes one: with content synchronization (RFC 4533),
+    /// which keeps the local index of workload 6 current.
     func serverConfiguration() -> SlapdConfiguration {
         var configuration = SlapdConfiguration(suffix: suffix)
         configuration.workingDirectory = nil
+        configuration.syncProvider = .init()
         return configuration
     }
 
@@ -195,15 +200,15 @@ extension Bench {
             .init(label: "ldapsearch, the same filter and attributes, one page of up to 20,000",
                   shown: "ldapsearch -x -LLL -H URI -b BASE -E pr=20000/noprompt \"$(ldapbook-bench filter jo | head -1)\" $(ldapbook-bench filter jo | tail -n +2)",
                   arguments: ["/usr/bin/ldapsearch", "-x", "-LLL"] + connection + ["-E", "pr=20000/noprompt", filter] + attributes),
-            .init(label: "ldapbook find jo (the table of the first 20)", shown: "ldapbook find jo -H URI -b BASE",
-                  arguments: [ldapbook, "find", "jo"] + connection),
-            .init(label: "ldapbook find jo --format json (the first 20)", shown: "ldapbook find jo --format json -H URI -b BASE",
-                  arguments: [ldapbook, "find", "jo", "--format", "json"] + connection),
-            .init(label: "ldapbook find jo --limit 1000000 (the table of all)", shown: "ldapbook find jo --limit 1000000 -H URI -b BASE",
-                  arguments: [ldapbook, "find", "jo", "--limit", "1000000"] + connection),
+            .init(label: "ldapbook find jo (the table of the first 20)", shown: "ldapbook find jo --no-cache -H URI -b BASE",
+                  arguments: [ldapbook, "find", "jo", "--no-cache"] + connection),
+            .init(label: "ldapbook find jo --format json (the first 20)", shown: "ldapbook find jo --format json --no-cache -H URI -b BASE",
+                  arguments: [ldapbook, "find", "jo", "--format", "json", "--no-cache"] + connection),
+            .init(label: "ldapbook find jo --limit 1000000 (the table of all)", shown: "ldapbook find jo --limit 1000000 --no-cache -H URI -b BASE",
+                  arguments: [ldapbook, "find", "jo", "--limit", "1000000", "--no-cache"] + connection),
             .init(label: "ldapbook find jo --limit 1000000 --format json (all)",
-                  shown: "ldapbook find jo --limit 1000000 --format json -H URI -b BASE",
-                  arguments: [ldapbook, "find", "jo", "--limit", "1000000", "--format", "json"] + connection),
+                  shown: "ldapbook find jo --limit 1000000 --format json --no-cache -H URI -b BASE",
+                  arguments: [ldapbook, "find", "jo", "--limit", "1000000", "--format", "json", "--no-cache"] + connection),
         ])
         try turns.run(quick ? 10 : 40, warmUps: 3, server: server, environment: childEnvironment)
         // The same people: as many as ldapsearch prints, ldapbook lists.
@@ -533,8 +538,8 @@ extension Bench {
         var turns = TurnTaking([
             .init(label: "ldapsearch, nobody found", shown: "ldapsearch -x -LLL -H URI -b BASE '(sn=zzzzzz)'",
                   arguments: ["/usr/bin/ldapsearch", "-x", "-LLL", "-H", server.ldapURI, "-b", suffix, "(sn=zzzzzz)"]),
-            .init(label: "ldapbook export, nobody found", shown: "ldapbook export zzzzzz -H URI -b BASE",
-                  arguments: [ldapbook, "export", "zzzzzz", "-H", server.ldapURI, "-b", suffix]),
+            .init(label: "ldapbook export, nobody found", shown: "ldapbook export zzzzzz --no-cache -H URI -b BASE",
+                  arguments: [ldapbook, "export", "zzzzzz", "--no-cache", "-H", server.ldapURI, "-b", suffix]),
         ])
         try turns.run(quick ? 5 : 20, server: server, environment: childEnvironment, allowing: [0, 1])
         return turns.rows(reference: 0).map { ["–"] + $0 }
@@ -559,6 +564,24 @@ extension Bench {
         for (size, ratio) in importRatios {
             rows.append(["4. `ldapbook import` vs `ldapadd -f`, the same \(size.formatted()) unique people", "≥ 1.0×",
                          String(format: "%.2f×: %@", ratio, verdict(ratio >= 1.0))])
+        }
+        for index in indexMeasurements {
+            let size = index.size.formatted()
+            rows.append(["6. `ldapbook sync --rebuild` vs ldapsearch reading the same people, \(size) entries", "≤ 2×",
+                         String(format: "%.2f×: %@", index.syncRatio, verdict(index.syncRatio <= 2))])
+            rows.append(["6. `ldapbook sync` after 100 changes, \(size) entries", "≤ 1 s",
+                         String(format: "%.2f s (%@): %@", index.incrementalSeconds, index.incrementalMethod, verdict(index.incrementalSeconds <= 1))])
+            rows.append(["6. the index on disk, \(size) entries", "≤ 300 bytes a person",
+                         "\(index.bytesPerPerson) bytes: \(verdict(index.bytesPerPerson <= 300))"])
+            for lookup in index.lookups {
+                rows.append(["6. `ldapbook find \(lookup.query)` through the index, \(size) entries", "≤ 20 ms median, 0 slapd CPU",
+                             String(format: "%.1f ms, slapd %.1f ms: %@", lookup.median * 1000, lookup.serverCPU * 1000,
+                                    verdict(lookup.median <= 0.020 && lookup.serverCPU < 0.0005))])
+            }
+            for (query, ratio) in index.serverRatios {
+                rows.append(["6. slapd CPU of `find \(query) --no-cache` vs ldapsearch's prefix filter, \(size) entries", "≤ 2×",
+                             String(format: "%.2f×: %@", ratio, verdict(ratio <= 2))])
+            }
         }
         let sizes = Set(exportPeaks.map(\.size)).sorted()
         if let smallest = sizes.first, let largest = sizes.last, smallest != largest {

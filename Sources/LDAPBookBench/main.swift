@@ -8,6 +8,7 @@ import LDAPKit
 ///     ldapbook-bench [--quick] [--sizes 10000,100000,1000000] [--output FILE] [--work DIR]
 ///     ldapbook-bench --only import [--output FILE]   workload 4 alone
 ///     ldapbook-bench --only reads [--sizes ...]     every workload but 4
+///     ldapbook-bench --only index [--sizes ...]     workload 6 alone
 ///     ldapbook-bench generate COUNT FILE      the LDIF of COUNT people
 ///     ldapbook-bench serve COUNT              a loaded slapd to profile against, until stdin closes;
 ///                                             prints its URI, base, root DN and a file of its password
@@ -94,8 +95,14 @@ do {
     var startUpRows: [[String]] = []
     let importOnly = option("--only") == "import"
     let readsOnly = option("--only") == "reads"
+    let indexOnly = option("--only") == "index"
     for size in sizes.sorted() where !importOnly {
         let server = try await bench.loadedServer(size)
+        if indexOnly {
+            bench.indexMeasurements.append(try await bench.indexWorkload(size: size, server: server))
+            server.cleanup()
+            continue
+        }
         if size <= 100_000 {
             try bench.processLookup(size: size, server: server)
         }
@@ -103,11 +110,14 @@ do {
             try await bench.libraryLookups(size: size, server: server)
             try await bench.resolver(size: size, server: server)
         }
+        if size >= 100_000 || quick {
+            bench.indexMeasurements.append(try await bench.indexWorkload(size: size, server: server))
+        }
         exportRows += try bench.exportRun(size: size, server: server)
         if startUpRows.isEmpty { startUpRows = try bench.startUp(server: server) }
         server.cleanup()
     }
-    if !importOnly {
+    if !importOnly && !indexOnly {
         bench.report.section("5. Export of every person (streamed to /dev/null)",
                              headers: ["entries", "command", "median", "p95", "client CPU/run", "slapd CPU/run", "peak RSS", "vs ldapsearch"],
                              rows: exportRows + startUpRows,
@@ -116,7 +126,7 @@ do {
                                 + "high-water mark (VmHWM, read every 2 ms) in a run of its own, untimed. The last rows are what a command that finds "
                                 + "nobody takes: its start-up. Commands: \(bench.exportCommands).")
     }
-    if !readsOnly {
+    if !readsOnly && !indexOnly {
         var rows: [[String]] = []
         var ratios: [String] = []
         let importSizes = quick ? [2_000] : sizes.filter({ $0 <= 100_000 }).sorted()
