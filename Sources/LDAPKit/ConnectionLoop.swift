@@ -181,18 +181,24 @@ final class ConnectionLoop: TaskExecutor, Sendable {
 
     private func waitForEvents(waiting: Bool = true) {
         var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        let socket = state.handle?.fileDescriptor
+        // While a consumer has not taken what it was sent, the socket is left unread: the
+        // server waits, and the consumer's taking wakes the loop.
+        let socket = state.holdingReads() ? nil : state.handle?.fileDescriptor
         if let socket {
             fds.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))
         }
         let timeout = waiting ? state.pollTimeoutMilliseconds() : 0
         let ready = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
         guard ready > 0 else { return }
+        var woken = false
         if fds[0].revents != 0 {
             var buffer = [UInt8](repeating: 0, count: 64)
             while read(wakeRead, &buffer, buffer.count) > 0 {}
+            woken = true
         }
-        if fds.count > 1, fds[1].revents != 0 {
+        // Woken while reads were held, libldap may hold messages it read before, which no
+        // poll of the socket announces: read them too.
+        if (fds.count > 1 && fds[1].revents != 0) || (woken && socket == nil && state.handle != nil) {
             state.readResponses()
         }
     }
@@ -307,7 +313,7 @@ final class LoopState: @unchecked Sendable {
             let now = clock.now
             for operation in touched { operation.flushAfterReading(now: now) }
         }
-        while let handle {
+        while let handle, !holdingReads() {
             var message: OpaquePointer?
             let type = ldap_result(handle.ld, cldap_res_any(), LDAP_MSG_ONE, &zero, &message)
             if type == 0 { return }
@@ -394,6 +400,19 @@ final class LoopState: @unchecked Sendable {
             abandon(operation)
             operation.fail(timedOut)
         }
+    }
+
+    /// Whether an operation's consumer has yet to take what it was sent (``LoopOperation/holdsReads()``).
+    /// Meanwhile the server is not silent but waiting: its operations' deadlines and the
+    /// session's last word move on.
+    func holdingReads() -> Bool {
+        var holding = false
+        for operation in byMessageID.values where operation.holdsReads() {
+            holding = true
+            operation.deadline = operation.timeout.map { clock.now + $0 }
+        }
+        if holding { lastHeard = clock.now }
+        return holding
     }
 
     /// Milliseconds until the nearest deadline, or -1 (wait for an event) when none.

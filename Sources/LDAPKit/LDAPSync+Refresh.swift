@@ -23,7 +23,8 @@ extension LDAPSync {
         public func makeAsyncIterator() -> AsyncIterator {
             let id = loop.makeOperationID()
             let loop = self.loop
-            let channel = SearchChannel<Event>(lowWater: 1, onDemand: {}, onCancel: { loop.send(.cancel(id)) })
+            let channel = SearchChannel<Event>(lowWater: 1, onDemand: { loop.send(.resume(id)) },
+                                                onCancel: { loop.send(.cancel(id)) })
             switch request {
             case .success(let request):
                 loop.send(.start(SyncRefreshOperation(

@@ -59,6 +59,10 @@ class LoopOperation: @unchecked Sendable {
     }
 
     /// Handles one response message of type `messageType` (an `LDAP_RES_*` tag).
+    /// Whether the loop should read nothing more for now, because this operation's consumer
+    /// has not taken what it has; the consumer wakes the loop when it does.
+    func holdsReads() -> Bool { false }
+
     func receive(_ message: OpaquePointer, messageType: Int32, handle: LDAPHandle) -> ReceiveOutcome {
         preconditionFailure("\(type(of: self)) must override receive(_:messageType:handle:)")
     }

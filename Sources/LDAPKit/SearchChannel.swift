@@ -72,6 +72,18 @@ final class SearchChannel<Element: Sendable>: Sendable {
         }
     }
 
+    /// Whether `highWater` or more elements wait for the consumer: then the loop reads no more
+    /// until the consumer takes them, and ``onDemand`` wakes it when it does. (A content
+    /// synchronization has no pages to pause between: without this, a fast server's million
+    /// entries waited in memory, 1.3 GB of it, for a consumer filing them.)
+    func isBackedUp(highWater: Int) -> Bool {
+        state.withLock { state in
+            guard !state.isCancelled, state.outcome == nil, state.buffer.count >= highWater else { return false }
+            state.pausedForDemand = true
+            return true
+        }
+    }
+
     var isFinished: Bool { state.withLock { $0.outcome != nil || $0.isCancelled } }
 
     /// Whether the consumer is waiting for elements.

@@ -25,6 +25,14 @@ final class SyncRefreshOperation: LoopOperation, @unchecked Sendable {
         super.init(id: id, name: "sync refresh", timeout: timeout, cancellation: cancellation)
     }
 
+    /// The most events waiting for the consumer before the loop stops reading the socket, so
+    /// that the server waits (TCP's flow control) rather than the memory filling.
+    private static let highWater = 8192
+
+    override func holdsReads() -> Bool {
+        channel.isBackedUp(highWater: Self.highWater)
+    }
+
     override func sendRequest(on handle: LDAPHandle) throws(LDAPError) -> Int32 {
         try request.send(on: handle, controls: request.controls, operation: name)
     }
