@@ -84,8 +84,19 @@ extension PeopleIndex {
 
         /// What a full load gathers in memory: each key's ids, and the vocabulary, written
         /// once per key when it is flushed.
+        ///
+        /// A key's ids are a chain through two flat arrays (each id, and where the key's
+        /// previous one is), not an array of its own: most keys have one or two people, and
+        /// an array each cost a third of a million allocations at 100,000 people.
         private final class FullLoad {
-            var lists: [Postings.Key: [Int64]] = [:]
+            /// Each key's place in ``keys`` and ``lastPosting``.
+            var places: [Postings.Key: Int32] = [:]
+            var keys: [Postings.Key] = []
+            /// Each key's last id, as a place in ``ids``.
+            var lastPosting: [Int32] = []
+            /// The ids filed, and for each, the place of the same key's id before it (-1: none).
+            var ids: [Int64] = []
+            var previous: [Int32] = []
             var filed = 0
             var nextID: Int64 = 1
             /// The vocabulary: the words seen, and the shelves of those not written yet.
@@ -120,7 +131,20 @@ extension PeopleIndex {
             // A replaced row (the server sent someone twice) leaves its id in lists: harmless,
             // it finds no row, and its keys were the same person's.
             load.nextID += 1
-            for key in keys.keys { load.lists[Postings.Key(bytes: key), default: []].append(id) }
+            for key in keys.keys {
+                let posting = Int32(load.ids.count)
+                load.ids.append(id)
+                let key = Postings.Key(bytes: key)
+                if let place = load.places[key] {
+                    load.previous.append(load.lastPosting[Int(place)])
+                    load.lastPosting[Int(place)] = posting
+                } else {
+                    load.places[key] = Int32(load.keys.count)
+                    load.keys.append(key)
+                    load.lastPosting.append(posting)
+                    load.previous.append(-1)
+                }
+            }
             load.filed += keys.keys.count
             for word in keys.words where load.words.insert(Postings.Key(bytes: word)).inserted {
                 Vocabulary.append(word, to: &load.shelves[Vocabulary.letters(of: word).count, default: []])
@@ -132,8 +156,16 @@ extension PeopleIndex {
         func flushLoad() throws {
             guard let load else { return }
             // In key order, so that the table's pages are written from first to last.
-            for (key, ids) in load.lists.sorted(by: { $0.key < $1.key }) {
-                try appendLoaded(ids, to: key.bytes, appending: load.flushed)
+            var ids: [Int64] = []
+            for place in load.keys.indices.sorted(by: { load.keys[$0] < load.keys[$1] }) {
+                ids.removeAll(keepingCapacity: true)
+                var posting = load.lastPosting[place]
+                while posting >= 0 {
+                    ids.append(load.ids[Int(posting)])
+                    posting = load.previous[Int(posting)]
+                }
+                ids.reverse()
+                try appendLoaded(ids, to: load.keys[place].bytes, appending: load.flushed)
             }
             for (length, words) in load.shelves {
                 let key = Vocabulary.shelfKey(length: length)
@@ -142,7 +174,11 @@ extension PeopleIndex {
                 try setValue(shelf, of: key)
             }
             load.shelves.removeAll()
-            load.lists.removeAll()
+            load.places.removeAll()
+            load.keys.removeAll()
+            load.lastPosting.removeAll()
+            load.ids.removeAll()
+            load.previous.removeAll()
             load.filed = 0
             load.flushed = true
         }
