@@ -34,14 +34,10 @@ extension NameMatcher {
 
     /// The filter for the people whose display name, nickname or email address may match,
     /// which servers seldom index for substrings: asked for only when a word of the query is
-    /// an address (``looksLikeAnAddress``) or a nickname (``hasNicknames``), and then under a
-    /// size and time limit, so that typing a name never has the server read every entry.
+    /// an address (``looksLikeAnAddress``), and then under a size and time limit, so that
+    /// typing a name never has the server read every entry. (A nickname's formal names are
+    /// in ``filter``, on the indexed first names: `bob` asks for `robert*`.)
     public var otherFilter: LDAPFilter { filter(on: attributes.filter { !Self.indexedNames.contains($0) && $0 != .phone }) }
-
-    /// Whether a word of the query is a known nickname or has some (`bob`, `robert`): then the
-    /// display names and nicknames, where a directory keeps the name people go by, are worth
-    /// asking for.
-    public var hasNicknames: Bool { alternatives.contains { !$0.nicknames.isEmpty } }
 
     /// The filter for the people with a phone number ending in the last digits of `number`
     /// (at most ``phoneFilterDigits`` of them: the number's other digits may be written
