@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 home="$PWD/.build/demo-home"
-export XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config"
+export XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache"
 export LDAPNOINIT=1          # ignore ldap.conf and LDAP* variables: use the local directory
 export PATH="$PWD/.build/release:$PATH"
 
@@ -28,7 +28,7 @@ step() {
 
 echo "Demo data and the local directory live in $home"
 echo "To repeat these commands yourself:"
-echo "  export XDG_DATA_HOME=\"$home/data\" XDG_CONFIG_HOME=\"$home/config\" LDAPNOINIT=1 PATH=\"$PWD/.build/release:\$PATH\""
+echo "  export XDG_DATA_HOME=\"$home/data\" XDG_CONFIG_HOME=\"$home/config\" XDG_CACHE_HOME=\"$home/cache\" LDAPNOINIT=1 PATH=\"$PWD/.build/release:\$PATH\""
 
 step ldapbook local start
 if ! ldapbook find --limit 1 --format json ada >/dev/null 2>&1; then
@@ -37,6 +37,10 @@ fi
 step ldapbook local path
 step ldapbook fields
 step ldapbook find jo
+# Names as colleagues type them: letters spelt out, a typo, a nickname, the last digits of a phone.
+step ldapbook find --explain lovelcae
+step ldapbook find --explain --limit 3 bob
+step ldapbook sync --status
 step ldapbook find --field email --explain ada
 # "ada lovelace" means one person only, whoever else is named Ada: a confirmation (--yes).
 step ldapbook reach email ada lovelace --pick 1 --yes --no-input
@@ -49,7 +53,7 @@ step ldapbook reach email alan turing --pick 1 --value alan@bletchley.example --
 step ldapbook reach email alan turing --yes --no-input
 step ldapbook reach shoe-size ada lovelace --pick 1 --yes --no-input
 photo="$home/photo.jpg"
-if step ldapbook photo ada -o "$photo"; then
+if step ldapbook photo ada lovelace -o "$photo"; then
   echo "(wrote $(wc -c <"$photo") bytes to $photo)"
 fi
 printf '\nThe local directory keeps running; stop it with: ldapbook local stop\n'

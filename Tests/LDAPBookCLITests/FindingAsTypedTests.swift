@@ -135,6 +135,11 @@ struct FindingAsTypedTests {
         // The holder of a mobile number, not everyone with a mobile.
         let mobile = try CLI.run(["reach", "mobile", "+49 170 1111111", "--no-input"] + arguments)
         #expect(mobile.status == 3 && mobile.stderr.contains("Print mobile +49 170 1111111 of Mona Holder?"), "\(mobile.stderr)")
+        // query and show find the holder by the number too.
+        let queried = try CLI.run(["query", "+44 20 7946 0001"] + arguments)
+        #expect(queried.status == 0 && queried.stdout.contains("ada@example.org\tAda Lovelace"), "\(queried.stdout) \(queried.stderr)")
+        let shown = try CLI.run(["show", "0001", "--format", "ldif"] + arguments)
+        #expect(shown.status == 0 && shown.stdout.contains("sn: Lovelace"), "\(shown.stdout) \(shown.stderr)")
         // A number nobody has is not a name for a new entry.
         let nobody = try CLI.run(["reach", "email", "+1 555 0199", "--value", "x@example.org", "--yes", "--no-input"] + arguments)
         #expect(nobody.status == 65, "\(nobody.status) \(nobody.stderr)")
