@@ -112,9 +112,12 @@ extension Bench {
         var ratios: [(String, Double)] = []
         let serverQueries = Self.indexQueries.filter { ["john smith", "smith", "zzzzzz", "xq", "lovelcae"].contains($0.label) }
         for query in serverQueries {
+            // ldapsearch reads what find reads of each person, so that the server's work differs
+            // only by the filter.
+            let read = NameMatcher(try NameQuery(query.words.joined(separator: " "))).readAttributes
             var turns = TurnTaking([
-                .init(label: "ldapsearch prefix filter", shown: "ldapsearch -x -LLL -H URI -b BASE '\(plainPrefixFilter(query.words))' cn",
-                      arguments: ["/usr/bin/ldapsearch", "-x", "-LLL"] + connection + [plainPrefixFilter(query.words).description, "cn"]),
+                .init(label: "ldapsearch prefix filter", shown: "ldapsearch -x -LLL -H URI -b BASE '\(plainPrefixFilter(query.words))' ATTRIBUTES",
+                      arguments: ["/usr/bin/ldapsearch", "-x", "-LLL"] + connection + [plainPrefixFilter(query.words).description] + read),
                 .init(label: "ldapbook find --no-cache", shown: "ldapbook find \(query.label) --no-cache -H URI -b BASE",
                       arguments: [ldapbook, "find", "--no-cache"] + query.words + connection),
             ])
@@ -129,8 +132,8 @@ extension Bench {
         report.section("6d. Without the index: the server's CPU per lookup (\(size.formatted()) entries)",
                        headers: ["query", "slapd CPU, ldapsearch", "slapd CPU, find --no-cache", "ratio", "wall, ldapsearch", "wall, find"],
                        rows: serverRows,
-                       note: "Target: ≤ 2× ldapsearch's prefix filter `(|(givenName=W*)(sn=W*))` (one term a word) for hits and "
-                        + "misses alike. slapd's CPU is read from /proc before and after each run; a ratio against less than 0.5 ms "
+                       note: "Target: ≤ 2× ldapsearch's prefix filter `(|(givenName=W*)(sn=W*))` (one term a word), reading the "
+                        + "attributes find reads, for hits and misses alike. slapd's CPU is read from /proc before and after each run; a ratio against less than 0.5 ms "
                         + "is taken against 0.5 ms.")
         return IndexMeasurements(size: size, syncRatio: making.ratio(1, to: 0), incrementalSeconds: incremental.median,
                                  incrementalMethod: method, bytesPerPerson: bytesPerPerson, lookups: measured, serverRatios: ratios)
