@@ -37,9 +37,8 @@ fi
 step ldapbook local path
 step ldapbook fields
 step ldapbook find jo
-# Names as colleagues type them: letters spelt out, a typo, a nickname, the last digits of a phone.
+# A name as a colleague types it, with a typo; and what the local index holds.
 step ldapbook find --explain lovelcae
-step ldapbook find --explain --limit 3 bob
 step ldapbook sync --status
 step ldapbook find --field email --explain ada
 # "ada lovelace" means one person only, whoever else is named Ada: a confirmation (--yes).
