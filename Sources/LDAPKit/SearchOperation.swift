@@ -48,26 +48,12 @@ extension SearchScope {
 
 /// A search on the loop thread: entries go to the channel as they arrive;
 /// with paging, the next page is requested when the consumer is ready.
-final class SearchOperation: LoopOperation, @unchecked Sendable {
+final class SearchOperation: ChannelOperation<LDAPEntry>, @unchecked Sendable {
     private let request: SearchRequest
-    let channel: SearchChannel<LDAPEntry>
     private var cookie: [UInt8] = []
-    /// Entries decoded but not yet handed to the consumer: they go in batches, so that a
-    /// consumer waiting for entries is woken once per batch rather than once per entry.
-    private var pending: [LDAPEntry] = []
-    /// The most entries kept back before they are handed on anyway.
-    private static let batchSize = 256
-    /// Fewer entries than this are kept back from a consumer that is waiting for them,
-    /// for at most ``holdLimit``: a server sends entries a few at a time, and waking the
-    /// consumer for each few costs more than it does with them.
-    private static let wakeBatch = 64
-    /// How long entries may be kept back from a waiting consumer.
-    private static let holdLimit = Duration.milliseconds(5)
-
     init(id: UInt64, request: SearchRequest, timeout: Duration?, cancellation: CancellationFlag, channel: SearchChannel<LDAPEntry>) {
         self.request = request
-        self.channel = channel
-        super.init(id: id, name: "search", timeout: timeout, cancellation: cancellation)
+        super.init(id: id, name: "search", timeout: timeout, cancellation: cancellation, channel: channel)
     }
 
     override func sendRequest(on handle: LDAPHandle) throws(LDAPError) -> Int32 {
@@ -82,8 +68,7 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
         switch ber_tag_t(messageType) {
         case LDAP_RES_SEARCH_ENTRY:
             do {
-                pending.append(try handle.entry(from: message))
-                if pending.count >= Self.batchSize { flush() }
+                keep(try handle.entry(from: message))
                 return .waiting
             } catch {
                 ldap_abandon_ext(handle.ld, messageID, nil, nil)
@@ -115,28 +100,6 @@ final class SearchOperation: LoopOperation, @unchecked Sendable {
         default:
             // References (referral chasing is off) and intermediate responses.
             return .waiting
-        }
-    }
-
-    override func fail(_ error: any Error) {
-        flush()
-        channel.finish(throwing: error)
-    }
-
-    override func flush() {
-        flushDeadline = nil
-        guard !pending.isEmpty else { return }
-        channel.deliver(contentsOf: pending)
-        pending.removeAll(keepingCapacity: true)
-    }
-
-    /// Hands the entries on unless a few are all there is and the consumer is waiting:
-    /// then they wait for more, until ``holdLimit`` after the first of them was kept.
-    override func flushAfterReading(now: ContinuousClock.Instant) {
-        if pending.count >= Self.wakeBatch || !channel.hasWaitingConsumer || flushDeadline.map({ $0 <= now }) == true {
-            flush()
-        } else if !pending.isEmpty && flushDeadline == nil {
-            flushDeadline = now + Self.holdLimit
         }
     }
 }

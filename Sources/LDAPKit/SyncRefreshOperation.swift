@@ -3,26 +3,14 @@ internal import CLDAP
 /// A content synchronization in refreshOnly mode (RFC 4533) on the loop thread: a search
 /// with the Sync Request control, whose entries, Sync Info intermediate responses and
 /// result go to the channel as events, in batches as a search's entries do.
-final class SyncRefreshOperation: LoopOperation, @unchecked Sendable {
+final class SyncRefreshOperation: ChannelOperation<LDAPSync.Event>, @unchecked Sendable {
     private let request: SearchRequest
-    let channel: SearchChannel<LDAPSync.Event>
-    /// Events decoded but not yet handed to the consumer.
-    private var pending: [LDAPSync.Event] = []
-    /// The most events kept back before they are handed on anyway.
-    private static let batchSize = 256
-    /// Fewer events than this are kept back from a consumer that is waiting for them, for at
-    /// most ``holdLimit``, as a search keeps back its entries.
-    private static let wakeBatch = 64
-    /// How long events may be kept back from a waiting consumer.
-    private static let holdLimit = Duration.milliseconds(5)
-
     /// - Parameter request: the search, with the Sync Request control among its controls
     ///   and no paging, which slapd refuses to combine with it.
     init(id: UInt64, request: SearchRequest, timeout: Duration?, cancellation: CancellationFlag,
          channel: SearchChannel<LDAPSync.Event>) {
         self.request = request
-        self.channel = channel
-        super.init(id: id, name: "sync refresh", timeout: timeout, cancellation: cancellation)
+        super.init(id: id, name: "sync refresh", timeout: timeout, cancellation: cancellation, channel: channel)
     }
 
     /// The most events waiting for the consumer before the loop stops reading the socket, so
@@ -41,12 +29,12 @@ final class SyncRefreshOperation: LoopOperation, @unchecked Sendable {
         do {
             switch ber_tag_t(messageType) {
             case LDAP_RES_SEARCH_ENTRY:
-                pending.append(try entryEvent(message, handle: handle))
+                keep(try entryEvent(message, handle: handle))
             case LDAP_RES_INTERMEDIATE:
                 let response = try handle.intermediateResponse(from: message, operation: name)
                 guard response.oid == LDAPControl.OID.syncInfo else { return .waiting }
                 let value = try decoded(handle) { try LDAPSync.InfoValue(responseValue: response.value ?? []) }
-                pending.append(value.event)
+                keep(value.event)
             case LDAP_RES_SEARCH_RESULT:
                 let response = handle.parseResult(message)
                 guard response.code == .success else {
@@ -60,7 +48,7 @@ final class SyncRefreshOperation: LoopOperation, @unchecked Sendable {
                                     operation: name, server: handle.servers)
                 }
                 let done = try decoded(handle) { try LDAPSync.DoneValue(controlValue: control.value ?? []) }
-                pending.append(.done(cookie: done.cookie, refreshDeletes: done.refreshDeletes))
+                keep(.done(cookie: done.cookie, refreshDeletes: done.refreshDeletes))
                 flush()
                 channel.finish(throwing: nil)
                 return .finished
@@ -76,7 +64,6 @@ final class SyncRefreshOperation: LoopOperation, @unchecked Sendable {
             channel.finish(throwing: error)
             return .finished
         }
-        if pending.count >= Self.batchSize { flush() }
         return .waiting
     }
 
@@ -100,28 +87,6 @@ final class SyncRefreshOperation: LoopOperation, @unchecked Sendable {
             failure.operation = name
             failure.server = handle.servers
             throw failure
-        }
-    }
-
-    override func fail(_ error: any Error) {
-        flush()
-        channel.finish(throwing: error)
-    }
-
-    override func flush() {
-        flushDeadline = nil
-        guard !pending.isEmpty else { return }
-        channel.deliver(contentsOf: pending)
-        pending.removeAll(keepingCapacity: true)
-    }
-
-    /// Hands the events on unless a few are all there is and the consumer is waiting: then
-    /// they wait for more, until ``holdLimit`` after the first of them was kept.
-    override func flushAfterReading(now: ContinuousClock.Instant) {
-        if pending.count >= Self.wakeBatch || !channel.hasWaitingConsumer || flushDeadline.map({ $0 <= now }) == true {
-            flush()
-        } else if !pending.isEmpty && flushDeadline == nil {
-            flushDeadline = now + Self.holdLimit
         }
     }
 }
