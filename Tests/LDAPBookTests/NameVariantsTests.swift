@@ -15,19 +15,6 @@ private func person(_ given: String?, _ surname: String, cn: [String]? = nil, di
     return Person(entry: entry)
 }
 
-private func score(_ query: String, _ person: Person) throws -> NameScore {
-    NameMatcher(try NameQuery(query)).score(person)
-}
-
-/// The first cn of each person `query` matches, best first.
-private func ranked(_ query: String, _ people: [Person]) throws -> [String] {
-    let matcher = NameMatcher(try NameQuery(query))
-    return people.map { Candidate(person: $0, tier: nil, score: matcher.score($0), values: []) }
-        .filter { $0.score.matchedWords > 0 }
-        .sorted(by: Candidate.ranksBefore)
-        .map { $0.person.commonNames[0] }
-}
-
 @Suite("Names as a multicultural staff types them")
 struct NameVariantsTests {
     @Test("letters spelt out match both ways: ue for ü, oe for ö and ø, ae for ä, aa for å", arguments: [
