@@ -54,7 +54,7 @@ enum StandardStream {
                     raise(SIGPIPE)
                 }
                 StandardStream.error.write("ldapbook: cannot write to standard output: \(String(cString: strerror(failure)))\n")
-                exit(ExitCode.outputFailed.rawValue)
+                UntilExit.exit(ExitCode.outputFailed.rawValue)
             }
             address += written
             remaining -= written

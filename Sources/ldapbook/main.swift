@@ -63,7 +63,7 @@ func run() async -> ExitCode {
     } catch let failed as CommandStatus {
         // The command reach ran failed: its status is the outcome, as a shell would report it.
         Diagnostics.say(failed.message)
-        exit(failed.status)
+        UntilExit.exit(failed.status)
     } catch {
         let (code, message) = ExitCode.forError(error)
         Diagnostics.say(error, message: message)
@@ -71,4 +71,4 @@ func run() async -> ExitCode {
     }
 }
 
-exit(await run().rawValue)
+UntilExit.exit(await run().rawValue)
