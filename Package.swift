@@ -23,6 +23,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // glibc's posix_spawn file actions beyond POSIX (closefrom, chdir), for starting programs.
+        .systemLibrary(name: "CSpawn"),
         // glibc's <malloc.h>, for the command's allocator settings.
         .systemLibrary(name: "CMalloc"),
         // An LDAP client that knows nothing about address books.
@@ -32,7 +34,7 @@ let package = Package(
         // The address book: fields and schema mapping, people, safe writes, the local index.
         .target(name: "LDAPBook", dependencies: ["LDAPKit", "SQLiteKit"]),
         // Generates cn=config and runs a private slapd (tests, benchmarks, the local directory).
-        .target(name: "SlapdKit"),
+        .target(name: "SlapdKit", dependencies: ["CSpawn"]),
         // Command-line parsing: argv to tokens, tokens to a command's options; help text.
         .target(name: "CommandLineKit"),
         // Terminal interaction on termios: picker, confirm, form; line prompts without a TTY.

@@ -12,8 +12,8 @@ import Darwin
 /// A program run as a child process, with its output captured and its end awaitable
 /// without blocking Swift's cooperative thread pool.
 ///
-/// Output is read by dedicated threads; the end is reported by Foundation's termination
-/// handler. A process counts as finished once it has exited and its output pipes are
+/// Output is read by dedicated threads; the end is reported by ``SpawnedProcess``'s
+/// termination handler. A process counts as finished once it has exited and its output pipes are
 /// drained (or shortly after exiting, should a descendant keep them open).
 final class ChildProcess: Sendable {
     /// How long after exiting the process may keep its output pipes open.
@@ -34,7 +34,7 @@ final class ChildProcess: Sendable {
     /// What the program wrote to its standard error.
     let standardError: OutputBuffer
 
-    private let process: Process
+    private let process: SpawnedProcess
     private let completion = ProcessCompletion(pipes: 2)
 
     /// Prepares to run `executable` with `arguments`; nothing runs until ``launch()``.
@@ -60,7 +60,7 @@ final class ChildProcess: Sendable {
         self.arguments = arguments
         self.standardOutput = standardOutput
         self.standardError = standardError
-        process = Process()
+        process = SpawnedProcess()
         if diesWithThisProcess, FileManager.default.isExecutableFile(atPath: Self.setpriv.path) {
             process.executableURL = Self.setpriv
             process.arguments = ["--pdeathsig", "KILL", "--", executable.path] + arguments

@@ -70,8 +70,8 @@ enum CLI {
     /// ldapbook (or `launcher` running `binary`) with `arguments`, not started, its standard
     /// output and error going to the pipes returned.
     private static func process(_ arguments: [String], environment: [String: String], unsetting: [String] = [],
-                                launcher: [String] = [], binary: URL? = nil) -> (Process, Pipe, Pipe) {
-        let process = Process()
+                                launcher: [String] = [], binary: URL? = nil) -> (SpawnedProcess, Pipe, Pipe) {
+        let process = SpawnedProcess()
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = launcher.dropFirst() + [(binary ?? executable).path] + arguments
@@ -97,7 +97,7 @@ enum CLI {
 
     /// Starts ldapbook with `arguments` in the background, standard input from /dev/null;
     /// read the pipes to their end, then wait for the process.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (SpawnedProcess, Pipe, Pipe) {
         let (process, out, err) = process(arguments, environment: environment)
         process.standardInput = FileHandle.nullDevice
         try process.run()

@@ -231,7 +231,7 @@ struct CLITests {
         // find and export write on the connection's thread, which blocks SIGPIPE for its own
         // socket: the closed pipe still ends them as it ends any command.
         for arguments in [["export", "--format", "ldif"], ["export", "--format", "csv"], ["find", "piper", "--limit", "100"]] {
-            let process = Process()
+            let process = SpawnedProcess()
             process.executableURL = CLI.executable
             process.arguments = arguments + connection
             process.environment = ProcessInfo.processInfo.environment.merging(["LDAPNOINIT": "1"]) { $1 }
@@ -301,7 +301,7 @@ struct CLITests {
         let pluginDirectories = ["/usr/lib/x86_64-linux-gnu/sasl2", "/usr/lib/aarch64-linux-gnu/sasl2", "/usr/lib/sasl2", "/usr/lib64/sasl2"]
         let plugins = pluginDirectories.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
         if plugins.contains(where: { $0.hasSuffix(".so") }) {
-            let ldapsearch = Process()
+            let ldapsearch = SpawnedProcess()
             ldapsearch.executableURL = URL(fileURLWithPath: "/usr/bin/ldapsearch")
             ldapsearch.arguments = ["-x", "-H", server.ldapURI, "-b", base.string, "-s", "base", "-LLL", "1.1"]
             ldapsearch.environment = ["LD_DEBUG": "files", "LDAPNOINIT": "1"]

@@ -47,7 +47,7 @@ struct DocumentationTests {
     @Test("bash completes commands and a command's options")
     func bashCompletion() throws {
         let script = Self.root.appendingPathComponent("completions/ldapbook.bash").path
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", """
             source '\(script)'
@@ -66,7 +66,7 @@ struct DocumentationTests {
     /// The standard output of `shell` run with `arguments` in `directory`, with libldap's
     /// own configuration switched off for the ldapbook it runs.
     private static func shellOutput(_ shell: String, _ arguments: [String], in directory: URL) throws -> String {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = arguments
         process.currentDirectoryURL = directory

@@ -129,7 +129,7 @@ struct ImportExportTests {
         let server = try await CLI.shared()
         let (connection, source) = try await CLI.container(server, people: [("Dora", "Dump", ["dora@example.com"])])
         await connection.close()
-        let slapcat = Process()
+        let slapcat = SpawnedProcess()
         slapcat.executableURL = URL(fileURLWithPath: "/usr/sbin/slapcat")
         slapcat.arguments = ["-F", server.directory.appendingPathComponent("slapd.d").path, "-b", CLI.suffix,
                              "-a", "(|(entryDN=\(CLI.suffix))(entryDN=\(source))(entryDN:dnSubordinateMatch:=\(source)))"]

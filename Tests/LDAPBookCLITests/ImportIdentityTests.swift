@@ -370,7 +370,7 @@ struct ImportIdentityTests {
                      arguments[arguments.firstIndex(of: "-y")! + 1], "-b", base.child("uid", "person300").string, "-s", "base", "1.1"]
         let deadline = ContinuousClock.now + .seconds(60)
         func found() throws -> Bool {
-            let search = Process()
+            let search = SpawnedProcess()
             search.executableURL = URL(fileURLWithPath: probe[0])
             search.arguments = Array(probe.dropFirst())
             search.standardOutput = FileHandle.nullDevice

@@ -60,7 +60,7 @@ struct UnprivilegedLocalDirectoryTests {
         // The build directory may not be open to that user: then run a copy they can read.
         var binary = CLI.executable
         if isRoot {
-            let probe = Process()
+            let probe = SpawnedProcess()
             probe.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             probe.arguments = Array(launcher.dropFirst()) + ["/usr/bin/test", "-x", binary.path]
             try probe.run()

@@ -73,7 +73,7 @@ struct ReadmeExampleTests {
     /// Runs `line` with bash in `directory`, with no controlling terminal (setsid), `input` on
     /// standard input.
     private static func bash(_ line: String, in directory: URL, input: String, environment: [String: String]) throws -> CLI.Result {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = ["--wait", "/bin/bash", "-c", line]
         process.currentDirectoryURL = directory

@@ -44,7 +44,7 @@ struct SchemaCommandTests {
             include \(directory.path)/ldapbook.schema
             """
         try conf.write(to: directory.appendingPathComponent("slapd.conf"), atomically: true, encoding: .utf8)
-        let slaptest = Process()
+        let slaptest = SpawnedProcess()
         slaptest.executableURL = URL(fileURLWithPath: "/usr/sbin/slaptest")
         slaptest.arguments = ["-u", "-f", directory.appendingPathComponent("slapd.conf").path]
         slaptest.standardOutput = FileHandle.nullDevice

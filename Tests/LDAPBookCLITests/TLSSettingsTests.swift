@@ -38,7 +38,7 @@ struct TLSSettingsTests {
         }
 
         private func openssl(_ arguments: [String]) throws {
-            let process = Process()
+            let process = SpawnedProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
             process.arguments = arguments
             process.currentDirectoryURL = directory

@@ -9,7 +9,7 @@ import Glibc
 /// Runs ldapbook with a pseudo-terminal as its controlling terminal (through
 /// util-linux `script`), types at it when it is ready, and reads what it drew.
 private final class TerminalSession {
-    private let process = Process()
+    private let process = SpawnedProcess()
     private let input = Pipe()
     private let output = Pipe()
     private var screen = Data()

@@ -97,7 +97,7 @@ struct LostReplyTests {
         let dn = person.dn
         proxy.loseNextWrite(.request) {
             // Someone else's write lands between the lost request and the check.
-            let direct = Process()
+            let direct = SpawnedProcess()
             direct.executableURL = URL(fileURLWithPath: "/usr/bin/ldapmodify")
             direct.arguments = ["-H", server.ldapiURI, "-Y", "EXTERNAL", "-Q"]
             let input = Pipe()

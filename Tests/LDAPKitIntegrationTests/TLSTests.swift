@@ -16,7 +16,7 @@ struct TLSTests {
             directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("ldapkit-tls-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let openssl = Process()
+            let openssl = SpawnedProcess()
             openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
             openssl.arguments = [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
