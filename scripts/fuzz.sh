@@ -53,7 +53,7 @@ products=$scratch/release
 # The object files of the modules' current sources, as SwiftPM's output file
 # maps name them (a glob would also catch those of renamed or deleted files).
 objects=()
-for module in LDAPKit LDAPBook FuzzChecks; do
+for module in LDAPKit SQLiteKit LDAPBook FuzzChecks; do
   while IFS= read -r object; do
     objects+=("$object")
   done < <(grep -o '"object" *: *"[^"]*\.swift\.o"' "$products/$module.build/output-file-map.json" | sed 's/^.*: *"//; s/"$//')
@@ -61,9 +61,9 @@ done
 mkdir -p "$scratch/bin"
 for target in "${targets[@]}"; do
   swiftc -parse-as-library -O "${flags[@]}" -use-ld=lld \
-    -I "$products/Modules" -I Sources/CLDAP \
+    -I "$products/Modules" -I Sources/CLDAP -I Sources/CSQLite \
     "Fuzz/Targets/$target.swift" "${objects[@]}" \
-    -lldap -llber -o "$scratch/bin/$target"
+    -lldap -llber -lsqlite3 -o "$scratch/bin/$target"
 done
 $build_only && exit 0
 
