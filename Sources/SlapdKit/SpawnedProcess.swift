@@ -17,8 +17,8 @@ import Musl
 /// `memcpy`: before spawning it lists `/proc/self/fd` and copies each entry's whole 256-byte
 /// `d_name`, though `readdir(3)` returns entries only as long as their names, so an entry at
 /// the end of glibc's directory buffer is read past it, into a page that may not be mapped
-/// (swift-corelibs-foundation pull request 5472). A test suite that starts thousands of
-/// processes met it in one run of three. This spawns without listing anything: the child's
+/// (swift-corelibs-foundation pull request 5472). The test suite, which starts thousands of
+/// processes, died so in both runs of one `make test`. This spawns without listing anything: the child's
 /// descriptors above 2 are closed by `posix_spawn_file_actions_addclosefrom_np`.
 ///
 /// The child gets a process group of its own and every signal at its default, unblocked,
