@@ -57,8 +57,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// Creates a process to run; nothing runs until ``run()``.
     public init() {}
 
-    /// The child's process ID, once it runs.
-    public var processIdentifier: pid_t { state.withLock { $0.pid } }
+    /// The child's process ID (a `pid_t`), once it runs.
+    public var processIdentifier: Int32 { state.withLock { $0.pid } }
 
     /// Whether it has been started and has not yet ended.
     public var isRunning: Bool { state.withLock { $0.pid != 0 && $0.ended == nil } }
@@ -97,7 +97,8 @@ public final class SpawnedProcess: @unchecked Sendable {
             case let pipe as Pipe:
                 let childEnd = target == 0 ? pipe.fileHandleForReading : pipe.fileHandleForWriting
                 posix_spawn_file_actions_adddup2(&actions, childEnd.fileDescriptor, target)
-                closeInParent.append(childEnd)
+                // One pipe may be both standard output and standard error: closed once.
+                if !closeInParent.contains(where: { $0 === childEnd }) { closeInParent.append(childEnd) }
             case let handle as FileHandle where handle === FileHandle.nullDevice:
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
             case let handle as FileHandle:

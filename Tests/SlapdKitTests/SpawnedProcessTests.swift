@@ -38,6 +38,10 @@ struct SpawnedProcessTests {
 
         let (quiet, nothing) = try shell("cat") { $0.standardInput = FileHandle.nullDevice }
         #expect(quiet.terminationStatus == 0 && nothing.isEmpty)
+
+        // One pipe for both streams, as 2>&1.
+        let (both, interleaved) = try shell("echo out; echo err >&2") { $0.standardError = $0.standardOutput }
+        #expect(both.terminationStatus == 0 && interleaved == "out\nerr\n")
     }
 
     @Test("a signal ends it as a signal; a missing program is an error")
