@@ -10,14 +10,12 @@ import Musl
 import Darwin
 #endif
 
-/// The thread every child process is started from: one that lives as long as this process
-/// and blocks no signals.
+/// The thread every child process is started from: one that lives as long as this process.
 ///
-/// A child inherits the signal mask of the thread that spawns it, and Dispatch and Swift
-/// concurrency threads block most signals; slapd started from one of them never sees
-/// SIGTERM. And Linux sends a child its parent-death signal when the *thread* that
-/// created it ends; pool threads come and go, so a server meant to die with this process
-/// must be created by a thread that never ends.
+/// Linux sends a child its parent-death signal when the *thread* that created it ends; pool
+/// threads come and go, so a server meant to die with this process must be created by a
+/// thread that never ends. (The signal mask a child would inherit from its thread is reset
+/// by ``SpawnedProcess`` itself.)
 final class LauncherThread: Sendable {
     /// Work waiting for the thread, and the means to wake it.
     private final class Queue: Sendable {
@@ -39,9 +37,6 @@ final class LauncherThread: Sendable {
     private init() {
         let queue = self.queue
         let thread = Thread {
-            var noSignals = sigset_t()
-            sigemptyset(&noSignals)
-            pthread_sigmask(SIG_SETMASK, &noSignals, nil)
             while true {
                 queue.jobAdded.wait()
                 let jobs = queue.jobs.withLock { jobs in
