@@ -113,8 +113,16 @@ public struct Candidate: Sendable, Identifiable {
     private init(person: Person, tier: Tier?, score: NameScore, values: [LDAPValue],
                  surname: (folded: [UInt8], lowered: [UInt8]), givenName: (folded: [UInt8], lowered: [UInt8]),
                  arrival: Int? = nil) {
-        // The last name and the first, folded, then lowered, each ended by a zero byte: made
-        // in one allocation, since every candidate of a search has one.
+        let order = Self.order(surname: surname, givenName: givenName)
+        let sortKey = SortKey(score: score, order: order)
+        storage = Storage(person: person, tier: tier, score: score, values: values, order: order, sortKey: sortKey,
+                          arrival: arrival)
+    }
+
+    /// What ties between equal scores are broken on (``order``): the last name and the first,
+    /// folded, then lowered, each ended by a zero byte; made in one allocation, since every
+    /// candidate of a search has one.
+    static func order(surname: (folded: [UInt8], lowered: [UInt8]), givenName: (folded: [UInt8], lowered: [UInt8])) -> [UInt8] {
         var order: [UInt8] = []
         order.reserveCapacity(surname.folded.count + givenName.folded.count + surname.lowered.count + givenName.lowered.count + 4)
         order += surname.folded
@@ -125,9 +133,17 @@ public struct Candidate: Sendable, Identifiable {
         order.append(0)
         order += givenName.lowered
         order.append(0)
-        let sortKey = SortKey(score: score, order: order)
-        storage = Storage(person: person, tier: tier, score: score, values: values, order: order, sortKey: sortKey,
-                          arrival: arrival)
+        return order
+    }
+
+    /// The ``order`` of the person of `entry`, their first last name and first given name
+    /// folded by `folding`: what the local index keeps of each person to rank them without
+    /// reading them (``PeopleIndex``).
+    static func order(of entry: LDAPEntry, folding: NameFolding) -> [UInt8] {
+        folding.fold(entry["sn"].first ?? LDAPValue(bytes: []), into: &folding.scratch)
+        folding.fold(entry["givenName"].first ?? LDAPValue(bytes: []), into: &folding.secondScratch)
+        return order(surname: (folding.scratch.folded, folding.scratch.lowered),
+                     givenName: (folding.secondScratch.folded, folding.secondScratch.lowered))
     }
 
     /// The person's DN.

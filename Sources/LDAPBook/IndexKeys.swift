@@ -18,7 +18,12 @@ import LDAPKit
 /// - **Words**: every word of a name, in each form, of four letters or more: the words a
 ///   typed word with typos is compared with (``Typos``).
 ///
-/// Keys are bytes, led by their ``Postings/Kind``.
+/// Keys are bytes, led by their ``Postings/Kind``. A name key's folded letters end with a zero
+/// byte (folded names hold none), then its ``NameClass`` (which attribute, from the value's
+/// first word or a later one, as typed or in another form) and where the later words of its
+/// letters start: so that a lookup knows, before it reads anyone, how well each person under
+/// a key can match (``PeopleIndex/Store/rankedCandidates(for:)``). A name filed under several
+/// classes is under several keys; a prefix of the letters finds them all.
 struct IndexKeys: Sendable {
     /// The name and phone keys, each once.
     var keys: [[UInt8]] = []
@@ -44,11 +49,12 @@ struct IndexKeys: Sendable {
         for attribute in entry.attributes {
             if Self.nameAttributes.contains(where: { attribute.isNamed($0.attribute) }) {
                 let joinsNames = attribute.isNamed("cn") || attribute.isNamed("displayName")
+                let matched = Self.nameAttributes.first { attribute.isNamed($0.attribute) } ?? .commonName
                 for value in attribute.values where !value.isEmpty && !(joinsNames && value == joined) {
                     folding.fold(value, into: &name)
-                    addNameKeys(of: name)
+                    addNameKeys(of: name, attribute: matched, otherForm: false)
                     for form in NameMatcher.otherForms(of: value, folded: name, folding: folding) {
-                        addNameKeys(of: form.name)
+                        addNameKeys(of: form.name, attribute: matched, otherForm: true)
                     }
                 }
             } else if attribute.isNamed("mail") {
@@ -56,7 +62,8 @@ struct IndexKeys: Sendable {
                 for value in attribute.values where !value.isEmpty {
                     folding.fold(Self.localPart(of: value), into: &name)
                     for index in name.foldedWords.indices where !name.word(index).allSatisfy({ $0 &- 0x30 < 10 }) {
-                        insert(Self.key(.name, name.folded[name.foldedWords[index]...]), into: &keys)
+                        insert(Self.nameKey(of: name, from: index, NameClass(attribute: .email, wholeName: index == 0, otherForm: false)),
+                               into: &keys)
                     }
                 }
             } else if MatchedAttribute.phoneAttributes.contains(where: { attribute.isNamed($0) }) {
@@ -69,10 +76,12 @@ struct IndexKeys: Sendable {
         }
     }
 
-    /// Adds the keys of `name` from the start of each of its words, and its words.
-    private mutating func addNameKeys(of name: FoldedName) {
+    /// Adds the keys of `name`, a value of `attribute` (in another form than as typed, when
+    /// `otherForm`), from the start of each of its words, and its words.
+    private mutating func addNameKeys(of name: FoldedName, attribute: MatchedAttribute, otherForm: Bool) {
         for index in name.foldedWords.indices {
-            insert(Self.key(.name, name.folded[name.foldedWords[index]...]), into: &keys)
+            insert(Self.nameKey(of: name, from: index, NameClass(attribute: attribute, wholeName: index == 0, otherForm: otherForm)),
+                   into: &keys)
             let word = name.word(index)
             // Four letters or more (a letter beyond ASCII is several bytes: count the first bytes).
             if word.count >= 4 && word.lazy.filter({ $0 & 0xC0 != 0x80 }).count >= 4 { insert(Array(word), into: &words) }
@@ -91,11 +100,86 @@ struct IndexKeys: Sendable {
     }
 
     /// `folded` as a key of `kind`: at most ``maximumKeyLength`` bytes, cut where a character
-    /// starts.
+    /// starts. For a name, what a lookup asks for: a prefix of the name keys of those letters.
     static func key(_ kind: Postings.Kind, _ folded: ArraySlice<UInt8>) -> [UInt8] {
+        Postings.key(kind, folded[..<cut(folded)])
+    }
+
+    /// Where `folded` is cut to be a key: at most ``maximumKeyLength`` bytes, where a character
+    /// starts.
+    private static func cut(_ folded: ArraySlice<UInt8>) -> Int {
         var end = min(folded.startIndex + maximumKeyLength, folded.endIndex)
         // A UTF-8 continuation byte (10xxxxxx) is no place to cut.
         while end < folded.endIndex && end > folded.startIndex && folded[end] & 0xC0 == 0x80 { end -= 1 }
-        return Postings.key(kind, folded[..<end])
+        return end
+    }
+
+    /// The name key of `name` from the start of its word `index`, of `nameClass`: the letters
+    /// (cut as ``key(_:_:)`` cuts them), a zero byte, the class, and where each later word
+    /// within the letters starts.
+    static func nameKey(of name: FoldedName, from index: Int, _ nameClass: NameClass) -> [UInt8] {
+        let start = name.foldedWords[index]
+        let end = cut(name.folded[start...])
+        var key = Postings.key(.name, name.folded[start..<end])
+        key.append(0)
+        key.append(nameClass.withCut(end < name.folded.count).rawValue)
+        for word in name.foldedWords[(index + 1)...] where word < end { key.append(UInt8(word - start)) }
+        return key
+    }
+}
+
+/// What a name key says of how its people match, besides its letters: the attribute, whether
+/// the letters are from the value's first word (a whole name) or a later one, whether they
+/// are the value in another form (spelt out, transliterated), and whether they were cut to
+/// ``IndexKeys/maximumKeyLength``.
+struct NameClass: RawRepresentable, Hashable, Sendable {
+    let rawValue: UInt8
+
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    init(attribute: MatchedAttribute, wholeName: Bool, otherForm: Bool) {
+        rawValue = UInt8(attribute.precedence) << 3 | (wholeName ? 2 : 0) | (otherForm ? 1 : 0)
+    }
+
+    /// The class, marked as of letters cut short (or not).
+    func withCut(_ cut: Bool) -> NameClass { NameClass(rawValue: cut ? rawValue | 4 : rawValue & ~4) }
+
+    /// The attribute; `nil` for a byte no class has.
+    var attribute: MatchedAttribute? { MatchedAttribute.allCases.first { $0.precedence == Int(rawValue >> 3) } }
+    var isWholeName: Bool { rawValue & 2 != 0 }
+    var isOtherForm: Bool { rawValue & 1 != 0 }
+    var isCut: Bool { rawValue & 4 != 0 }
+}
+
+/// A name key read back: its letters, its class, and where its later words start.
+struct ParsedNameKey {
+    /// The folded letters (without the key's kind).
+    let letters: ArraySlice<UInt8>
+    let nameClass: NameClass
+    /// Where each word after the first starts in ``letters``, as offsets from its start.
+    let laterWords: ArraySlice<UInt8>
+
+    /// The parts of `key`, a name key of ``IndexKeys/nameKey(of:from:_:)``; `nil` for any
+    /// other bytes.
+    init?(_ key: [UInt8]) {
+        guard key.count >= 3, key[0] == Postings.Kind.name.rawValue,
+              let zero = key[1...].firstIndex(of: 0), zero + 1 < key.count else { return nil }
+        letters = key[1..<zero]
+        nameClass = NameClass(rawValue: key[zero + 1])
+        laterWords = key[(zero + 2)...]
+    }
+
+    /// Whether a query word of `length` bytes, which the letters start with, may end where a
+    /// word of the value ends (``WordMatch/isExact``): at the letters' end, or where a later
+    /// word starts; or it cannot be told, the letters or the word cut short.
+    func mayEndAWord(length: Int) -> Bool {
+        if nameClass.isCut && length >= letters.count || length >= IndexKeys.maximumKeyLength { return true }
+        return length == letters.count || laterWords.contains(UInt8(truncatingIfNeeded: length))
+    }
+
+    /// The length of the letters' first word, if it ends within them.
+    var firstWordLength: Int? {
+        if let first = laterWords.first { return Int(first) }
+        return nameClass.isCut ? nil : letters.count
     }
 }

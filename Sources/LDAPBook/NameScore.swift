@@ -227,11 +227,19 @@ public struct NameScore: Sendable, Hashable, Comparable {
         }
         (matchedWords, nameWords, wholeNameWords, exactWords, typedAccentWords) = (matched, names, whole, exact, accents)
         approximateWords = matched - close
+        rank = Self.rank(matched: matched, names: names, bothNames: matchesBothNames, close: close, nicknames: nicknames,
+                         whole: whole, exact: exact, accents: accents)
+    }
+
+    /// The parts of a score as ``rank`` packs them: a score whose parts are each at least
+    /// another's ranks at least as high (what the local index bounds scores by).
+    static func rank(matched: Int, names: Int, bothNames: Bool, close: Int, nicknames: Int, whole: Int, exact: Int,
+                     accents: Int) -> UInt64 {
         var rank: UInt64 = 0
-        for part in [matched, names, matchesBothNames ? 1 : 0, close, nicknames, whole, exact, accents] {
+        for part in [matched, names, bothNames ? 1 : 0, close, nicknames, whole, exact, accents] {
             rank = rank << 8 | UInt64(min(part, 255))
         }
-        self.rank = rank
+        return rank
     }
 
     /// Which names matched.

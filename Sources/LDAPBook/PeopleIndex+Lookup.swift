@@ -1,4 +1,5 @@
 import LDAPKit
+import SQLiteKit
 
 extension PeopleIndex.Store {
     /// The people `matcher` may mean, as the index keeps them: everyone filed under a prefix
@@ -45,5 +46,226 @@ extension PeopleIndex.Store {
             }
         }
         return found
+    }
+}
+
+/// A person the index may rank for a query, as the keys they are filed under tell it, before
+/// they are read: how well they can match at best, and where they come among equals.
+struct IndexedCandidate: Sendable {
+    /// The person's id in the index.
+    let id: Int64
+    /// The best ``NameScore/rank`` their keys allow: their score, read, is never above it.
+    let bound: UInt64
+    /// Where they come among people of equal scores (``PeopleIndex/Store/positionsKey``).
+    let position: UInt32
+    /// Whether they may match every word by a name, as typed or spelt otherwise
+    /// (``NameScore/isFullMatch``); and, besides, every word to a word's end.
+    let mayBeFull: Bool, mayBeExactFull: Bool
+
+    /// Whether this candidate comes before `other`: a higher bound, then an earlier position.
+    func precedes(_ other: IndexedCandidate) -> Bool {
+        bound != other.bound ? bound > other.bound : position < other.position
+    }
+}
+
+extension PeopleIndex.Store {
+    /// What one query word may match of a person, as their keys tell (each a bound: a
+    /// person's best match of the word has none of the qualities its bits lack).
+    private struct WordBits: OptionSet {
+        let rawValue: UInt8
+        static let identifies = WordBits(rawValue: 1), close = WordBits(rawValue: 2), nickname = WordBits(rawValue: 4)
+        static let whole = WordBits(rawValue: 8), exact = WordBits(rawValue: 16), accents = WordBits(rawValue: 32)
+        static let given = WordBits(rawValue: 64), surname = WordBits(rawValue: 128)
+    }
+
+    /// How a query word is looked up.
+    private enum Lookup {
+        /// As typed (folded).
+        case typed
+        /// An address, by its local part: anything may match.
+        case address
+        /// Spelt otherwise, or in Latin letters.
+        case spelling
+        /// A nickname of `length` bytes: a whole word of a name.
+        case nickname(length: Int)
+        /// A word of the vocabulary, of `length` bytes, within the word's typos.
+        case typo(length: Int)
+    }
+
+    /// What a key of `key`'s class says a person under it may match, for a word looked up as
+    /// `lookup` whose folded form has `length` bytes; `[]` for nothing.
+    private static func bits(of key: ParsedNameKey, lookup: Lookup, length: Int) -> WordBits {
+        guard let attribute = key.nameClass.attribute else { return [] }
+        var bits: WordBits = []
+        if attribute.identifies { bits.insert(.identifies) }
+        if attribute == .givenName { bits.insert(.given) }
+        if attribute == .surname { bits.insert(.surname) }
+        if key.nameClass.isWholeName { bits.insert(.whole) }
+        switch lookup {
+        case .address:
+            return WordBits(rawValue: 0xFF)
+        case .typed:
+            bits.insert(.close)
+            if !key.nameClass.isOtherForm { bits.insert(.accents) }
+            if key.mayEndAWord(length: length) { bits.insert(.exact) }
+        case .spelling:
+            bits.insert(.close)
+            if key.mayEndAWord(length: length) { bits.insert(.exact) }
+        case .nickname(let length):
+            // Nicknames are given names: a whole word of a name, not a last name or an address.
+            guard attribute != .surname, attribute != .email, key.firstWordLength.map({ $0 == length }) ?? true else { return [] }
+            bits.formUnion([.nickname, .exact])
+        case .typo(let length):
+            guard attribute != .email, key.firstWordLength.map({ $0 == length }) ?? true else { return [] }
+            bits.insert(.exact)
+        }
+        return bits
+    }
+
+    /// The people `matcher` may mean, best bound first, then in the order ties are broken by
+    /// (``IndexedCandidate``), without reading anyone: the lookups of
+    /// ``candidates(for:)``, each key's class and words bounding how well its people can match
+    /// each query word. `nil` when the index cannot bound the scores: no positions (someone
+    /// new or renamed since the last sync), a phone number, a word of digits or of nothing
+    /// but punctuation.
+    func rankedCandidates(for matcher: NameMatcher) throws -> [IndexedCandidate]? {
+        guard matcher.query.phoneNumber == nil, !matcher.tokens.isEmpty,
+              !matcher.tokens.contains(where: { $0.isEmpty || $0.folded.contains { $0 &- 0x30 < 10 } }) else { return nil }
+        let positions = try statement("SELECT ids FROM postings WHERE key = x'72'")
+        defer { positions.reset() }
+        guard try positions.step() else { return nil }
+        return try positions.withBytes(at: 0) { positions -> [IndexedCandidate]? in
+            try rankedCandidates(for: matcher, positions: positions)
+        }
+    }
+
+    private func rankedCandidates(for matcher: NameMatcher, positions: UnsafeBufferPointer<UInt8>) throws -> [IndexedCandidate]? {
+        let people = positions.count / 4, words = matcher.tokens.count
+        // Each person's bits for each word, and whom any key named, in the order first named.
+        var bits = [WordBits](repeating: [], count: people * words)
+        var named: [Int64] = []
+        var beyond = false
+        func file(_ key: [UInt8], _ list: UnsafeBufferPointer<UInt8>, word: Int, lookup: Lookup, length: Int) {
+            guard let parsed = ParsedNameKey(key) else { return }
+            let found = Self.bits(of: parsed, lookup: lookup, length: length)
+            guard !found.isEmpty else { return }
+            Postings.forEachID(in: list) { id in
+                guard id > 0, id < people else { beyond = true; return }
+                let at = Int(id) * words
+                if (0..<words).allSatisfy({ bits[at + $0].isEmpty }) { named.append(id) }
+                bits[at + word].formUnion(found)
+            }
+        }
+        var looked: [[(form: [UInt8], lookup: Lookup)]] = []
+        for (index, token) in matcher.tokens.enumerated() {
+            let typed = matcher.query.tokens[index]
+            let alternatives = matcher.alternatives[index]
+            var forms: [(form: [UInt8], lookup: Lookup)] = []
+            if typed.contains("@") {
+                forms.append((folding.fold(IndexKeys.localPart(of: LDAPValue(typed)).lossyString).folded, .address))
+            } else {
+                forms.append((token.folded, .typed))
+            }
+            for spelling in alternatives.spellings { forms.append((spelling.name.folded, .spelling)) }
+            for nickname in alternatives.nicknames { forms.append((nickname.word, .nickname(length: nickname.word.count))) }
+            if alternatives.typos.edits > 0 {
+                for word in try typoWords(alternatives) { forms.append((word, .typo(length: word.count))) }
+            }
+            for (form, lookup) in forms where !form.isEmpty {
+                try forEachKey(prefix: IndexKeys.key(.name, form[...])) { key, list in
+                    file(key, list, word: index, lookup: lookup, length: form.count)
+                }
+            }
+            looked.append(forms)
+        }
+        // A full or display name that is the first name and the last joined has no keys of its
+        // own (``IndexKeys``): a word typed across the two (`johns` for John Smith) matches it,
+        // as it may for anyone named already whose first name the word starts with.
+        for (index, forms) in looked.enumerated() {
+            for (form, lookup) in forms {
+                let typed: Bool
+                switch lookup {
+                case .typed: typed = true
+                case .spelling: typed = false
+                default: continue
+                }
+                for length in 1..<max(min(form.count, IndexKeys.maximumKeyLength), 1) where form[length] & 0xC0 != 0x80 {
+                    try forEachKey(prefix: IndexKeys.key(.name, form[..<length]) + [0]) { key, list in
+                        guard let parsed = ParsedNameKey(key), parsed.nameClass.attribute == .givenName, !parsed.nameClass.isCut
+                        else { return }
+                        var spanning: WordBits = [.identifies, .close, .exact]
+                        if parsed.nameClass.isWholeName { spanning.insert(.whole) }
+                        if typed && !parsed.nameClass.isOtherForm { spanning.insert(.accents) }
+                        Postings.forEachID(in: list) { id in
+                            guard id > 0, id < people else { beyond = true; return }
+                            let at = Int(id) * words
+                            if (0..<words).contains(where: { !bits[at + $0].isEmpty }) { bits[at + index].formUnion(spanning) }
+                        }
+                    }
+                }
+            }
+        }
+        if beyond { return nil }
+        var ranked: [IndexedCandidate] = []
+        ranked.reserveCapacity(named.count)
+        for id in named {
+            let at = Int(id) * words
+            var matched = 0, names = 0, close = 0, nicknames = 0, whole = 0, exact = 0, accents = 0
+            var full = true, exactFull = true
+            for word in 0..<words {
+                let these = bits[at + word]
+                if these.isEmpty {
+                    full = false
+                    exactFull = false
+                    continue
+                }
+                matched += 1
+                if these.contains(.identifies) { names += 1 }
+                if these.contains(.close) { close += 1 }
+                if these.contains(.nickname) { nicknames += 1 }
+                if these.contains(.whole) { whole += 1 }
+                if these.contains(.exact) { exact += 1 }
+                if these.contains(.accents) { accents += 1 }
+                if !these.contains([.identifies, .close]) { full = false }
+                if !these.contains([.identifies, .close, .exact]) { exactFull = false }
+            }
+            // A first and a last name: one word both, or two words one each.
+            var both = false
+            if words == 1 {
+                both = bits[at].contains([.given, .surname])
+            } else {
+                for i in 0..<words where bits[at + i].contains(.given) {
+                    for j in 0..<words where j != i && bits[at + j].contains(.surname) { both = true }
+                }
+            }
+            let bound = NameScore.rank(matched: matched, names: names, bothNames: both, close: close, nicknames: nicknames,
+                                       whole: whole, exact: exact, accents: accents)
+            let place = Int(id) * 4
+            let position = UInt32(positions[place]) | UInt32(positions[place + 1]) << 8 | UInt32(positions[place + 2]) << 16
+                | UInt32(positions[place + 3]) << 24
+            // Someone without a place was added since the positions were worked out.
+            guard position > 0 else { return nil }
+            ranked.append(IndexedCandidate(id: id, bound: bound, position: position, mayBeFull: full, mayBeExactFull: exactFull))
+        }
+        ranked.sort { $0.precedes($1) }
+        return ranked
+    }
+
+    /// Calls `body` with each key that starts with `prefix` and its list, read in place.
+    private func forEachKey(prefix: [UInt8], _ body: ([UInt8], UnsafeBufferPointer<UInt8>) -> Void) throws {
+        let select: SQLiteStatement
+        if let end = Postings.end(ofPrefix: prefix) {
+            select = try statement("SELECT key, ids FROM postings WHERE key >= ? AND key < ?")
+            try select.bind(blob: prefix, at: 1)
+            try select.bind(blob: end, at: 2)
+        } else {
+            select = try statement("SELECT key, ids FROM postings WHERE key >= ?")
+            try select.bind(blob: prefix, at: 1)
+        }
+        defer { select.reset() }
+        while try select.step() {
+            let key = select.bytes(at: 0)
+            select.withBytes(at: 1) { body(key, $0) }
+        }
     }
 }

@@ -17,19 +17,20 @@ extension PeopleIndex {
             self.database = database
             self.scope = scope
             base = scope.base
-            try database.execute("""
-                CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS people(id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE, dn TEXT NOT NULL,
-                                                  record BLOB NOT NULL);
-                CREATE TABLE IF NOT EXISTS postings(key BLOB PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
-                """)
-            let recorded = try meta("scope"), version = try meta("key-version")
-            if recorded != scope.description || version != PeopleIndex.keyVersion {
-                try database.transaction(immediate: true) {
-                    try removeEverything()
+            try database.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+            try database.transaction(immediate: true) {
+                // An index of another scope, or made with other keys (whose tables may have
+                // other columns), is made anew.
+                if try meta("scope") != scope.description || meta("key-version") != PeopleIndex.keyVersion {
+                    try database.execute("DROP TABLE IF EXISTS people; DROP TABLE IF EXISTS postings; DELETE FROM meta")
                     try setMeta("scope", scope.description)
                     try setMeta("key-version", PeopleIndex.keyVersion)
                 }
+                try database.execute("""
+                    CREATE TABLE IF NOT EXISTS people(id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE, dn TEXT NOT NULL,
+                                                      record BLOB NOT NULL, sortkey BLOB NOT NULL);
+                    CREATE TABLE IF NOT EXISTS postings(key BLOB PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
+                    """)
             }
         }
 
@@ -122,11 +123,12 @@ extension PeopleIndex {
             guard let load else { return try put(person) }
             let keys = person.keys
             let id = load.nextID
-            let insert = try statement("INSERT OR REPLACE INTO people(id, uuid, dn, record) VALUES (?, ?, ?, ?)")
+            let insert = try statement("INSERT OR REPLACE INTO people(id, uuid, dn, record, sortkey) VALUES (?, ?, ?, ?, ?)")
             try insert.bind(id, at: 1)
             try insert.bind(blob: person.uuid, at: 2)
             try insert.bind(relative(person.dn), at: 3)
             try insert.bind(blob: person.record.bytes, at: 4)
+            try insert.bind(blob: person.order, at: 5)
             try insert.run()
             // A replaced row (the server sent someone twice) leaves its id in lists: harmless,
             // it finds no row, and its keys were the same person's.
@@ -209,6 +211,7 @@ extension PeopleIndex {
         func finishFullLoad() throws {
             try flushLoad()
             load = nil
+            try updatePositions()
         }
 
         /// Whether a full load is under way.
@@ -221,22 +224,27 @@ extension PeopleIndex {
         func put(_ person: FiledPerson) throws {
             let (record, keys, uuid) = (person.record, person.keys, person.uuid)
             let dn = relative(person.dn)
-            if let (id, old) = try row(uuid: uuid) {
+            if let (id, old, oldDN, oldOrder) = try row(uuid: uuid) {
                 let oldKeys = IndexKeys(of: old.entry(dn: .root), folding: folding).keys
-                let update = try statement("UPDATE people SET dn = ?, record = ? WHERE id = ?")
+                let update = try statement("UPDATE people SET dn = ?, record = ?, sortkey = ? WHERE id = ?")
                 try update.bind(dn, at: 1)
                 try update.bind(blob: record.bytes, at: 2)
-                try update.bind(id, at: 3)
+                try update.bind(blob: person.order, at: 3)
+                try update.bind(id, at: 4)
                 try update.run()
+                // Someone renamed, or moved among namesakes, takes another place.
+                if oldDN != dn || oldOrder != person.order { try invalidatePositions() }
                 for key in oldKeys where !keys.keys.contains(key) { try remove(id, from: key) }
                 for key in keys.keys where !oldKeys.contains(key) { try add(id, to: key) }
             } else {
-                let insert = try statement("INSERT INTO people(uuid, dn, record) VALUES (?, ?, ?)")
+                let insert = try statement("INSERT INTO people(uuid, dn, record, sortkey) VALUES (?, ?, ?, ?)")
                 try insert.bind(blob: uuid, at: 1)
                 try insert.bind(dn, at: 2)
                 try insert.bind(blob: record.bytes, at: 3)
+                try insert.bind(blob: person.order, at: 4)
                 try insert.run()
                 let id = database.lastInsertedRowID
+                try invalidatePositions()
                 for key in keys.keys { try add(id, to: key) }
             }
             for word in keys.words { try fileWord(word) }
@@ -254,7 +262,7 @@ extension PeopleIndex {
         /// Removes the person with the identifier `uuid`; returns whether the index had them.
         @discardableResult
         func remove(uuid: [UInt8]) throws -> Bool {
-            guard let (id, record) = try row(uuid: uuid) else { return false }
+            guard let (id, record, _, _) = try row(uuid: uuid) else { return false }
             try remove(id: id, record: record)
             return true
         }
@@ -280,12 +288,57 @@ extension PeopleIndex {
             return gone.count
         }
 
-        private func row(uuid: [UInt8]) throws -> (Int64, PersonRecord)? {
-            let select = try statement("SELECT id, record FROM people WHERE uuid = ?")
+        /// The id, record, DN (as kept) and order of the person with the identifier `uuid`.
+        private func row(uuid: [UInt8]) throws -> (Int64, PersonRecord, String, [UInt8])? {
+            let select = try statement("SELECT id, record, dn, sortkey FROM people WHERE uuid = ?")
             try select.bind(blob: uuid, at: 1)
             defer { select.reset() }
             guard try select.step() else { return nil }
-            return (select.int64(at: 0), PersonRecord(bytes: select.bytes(at: 1)))
+            return (select.int64(at: 0), PersonRecord(bytes: select.bytes(at: 1)), select.text(at: 2), select.bytes(at: 3))
+        }
+
+        // MARK: Positions
+
+        /// The row of positions: where each person comes in the order ties between equal
+        /// scores are broken by (their ``Candidate/order``, then their DN), so that a lookup can
+        /// take the best few of thousands without reading them (``rankedCandidates(for:)``).
+        static let positionsKey = [Postings.Kind.positions.rawValue]
+
+        /// Drops the positions, which someone new or renamed makes wrong: lookups read everyone
+        /// they may mean until ``updatePositions()``.
+        func invalidatePositions() throws {
+            let delete = try statement("DELETE FROM postings WHERE key = ?")
+            try delete.bind(blob: Self.positionsKey, at: 1)
+            try delete.run()
+        }
+
+        /// Works the positions out again, unless they are current: everyone's order and DN,
+        /// sorted (at the end of a sync that added or renamed someone).
+        func updatePositions() throws {
+            let present = try statement("SELECT 1 FROM postings WHERE key = ?")
+            try present.bind(blob: Self.positionsKey, at: 1)
+            let current = try present.step()
+            present.reset()
+            guard !current else { return }
+            var people: [(id: Int64, order: [UInt8], dn: String)] = []
+            let select = try statement("SELECT id, sortkey, dn FROM people")
+            while try select.step() { people.append((select.int64(at: 0), select.bytes(at: 1), absolute(select.text(at: 2)))) }
+            select.reset()
+            // Namesakes by their DNs as a lookup gives them back, parsed (only they are compared so).
+            func shown(_ dn: String) -> String { (try? DistinguishedName(parsing: dn))?.string ?? dn }
+            people.sort { lhs, rhs in
+                lhs.order != rhs.order ? lhs.order.lexicographicallyPrecedes(rhs.order)
+                    : shown(lhs.dn).utf8.lexicographicallyPrecedes(shown(rhs.dn).utf8)
+            }
+            let largest = people.lazy.map(\.id).max() ?? 0
+            guard largest < Int64(UInt32.max) else { return }
+            // Position 0 is nobody's: an id without a place (there is none) is read, not ranked.
+            var positions = [UInt8](repeating: 0, count: 4 * (Int(largest) + 1))
+            for (place, person) in people.enumerated() {
+                let value = UInt32(place + 1), at = 4 * Int(person.id)
+                for byte in 0..<4 { positions[at + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(byte))) }
+            }
+            try setValue(positions, of: Self.positionsKey)
         }
 
         /// The ids under `key`.
@@ -412,12 +465,16 @@ struct FiledPerson: Sendable {
     let record: PersonRecord
     /// What it files them under.
     let keys: IndexKeys
+    /// What ties between equal scores are broken on first (``Candidate/order``).
+    let order: [UInt8]
 
     /// The person of `entry`, identified by `uuid`, their names folded by `folding`.
     init(_ entry: LDAPEntry, uuid: [UInt8], folding: NameFolding) {
         dn = entry.dn.string
         self.uuid = uuid
         record = PersonRecord(entry: entry)
-        keys = IndexKeys(of: record.heldEntry(dn: entry.dn), folding: folding)
+        let held = record.heldEntry(dn: entry.dn)
+        keys = IndexKeys(of: held, folding: folding)
+        order = Candidate.order(of: held, folding: folding)
     }
 }

@@ -148,6 +148,7 @@ private struct SyncRun {
             if !stamp.isEmpty { try store.setMeta("watermark", stamp) }
             try store.setMeta("incomplete", nil)
             try store.setMeta("synced-at", String(Date().timeIntervalSince1970))
+            try store.updatePositions()
             return gone
         }
     }
@@ -216,6 +217,7 @@ private struct SyncRun {
             try store.setMeta("watermark", nil)
             try store.setMeta("incomplete", nil)
             try store.setMeta("synced-at", String(Date().timeIntervalSince1970))
+            try store.updatePositions()
             return count
         }
     }

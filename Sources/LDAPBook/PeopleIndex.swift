@@ -69,7 +69,7 @@ public final class PeopleIndex: @unchecked Sendable {
     }
 
     /// The version of the keys: an index made with other keys is made again.
-    static let keyVersion = "2"
+    static let keyVersion = "3"
 
     /// The database file.
     public let path: String
@@ -163,6 +163,11 @@ public final class PeopleIndex: @unchecked Sendable {
         // One read transaction for all of it: each statement outside one takes and drops the
         // file's locks itself (fcntl calls were 7% of `find jo` at 100,000 people).
         try withStore { store in try store.database.transaction { try store.candidates(for: matcher) } }
+    }
+
+    /// Runs `body` in one read transaction of the index: what it reads is of one moment.
+    func read<Result>(_ body: (Store) throws -> Result) throws -> Result {
+        try withStore { store in try store.database.transaction { try body(store) } }
     }
 
     /// Runs `body` in one write transaction of the index, which waits for any other writer

@@ -15,6 +15,8 @@ public struct Ranking: Sendable {
     /// (with no field: every name match); at most the limit, when there was one.
     public internal(set) var nameOnly: [Candidate]
     /// How many people the name tiers found, which may be more than they hold under a limit.
+    /// Ranked by name alone from the local index under a limit, only as many as it read: more
+    /// than the limit when more match.
     public let nameMatches: Int
     /// Whether the server stopped at its size limit before it had sent everyone the name
     /// may match: more people may match than were ranked.
@@ -340,6 +342,11 @@ extension AddressBook {
     public func rank(field: Field?, name: NameQuery, base: DistinguishedName? = nil,
                      limit: Int? = nil, reading extra: [Field] = [],
                      eachKept: (Candidate) -> Void = { _ in }) async throws -> Ranking {
+        // By name alone, the best few: the index reads only them.
+        if field == nil, extra.isEmpty, let limit,
+           let ranking = try await rankFromIndex(name, base: base, limit: limit, eachKept: eachKept) {
+            return ranking
+        }
         var withField = TierCollector(limit: limit), without = TierCollector(limit: limit)
         var full = FullMatchCounter()
         var named: Set<String> = [], count = 0

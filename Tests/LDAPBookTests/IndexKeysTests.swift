@@ -11,9 +11,16 @@ private func keys(_ attributes: KeyValuePairs<String, [String]>) -> IndexKeys {
     return IndexKeys(of: PersonRecord(entry: entry).heldEntry(dn: dn), folding: NameFolding())
 }
 
-/// The name keys, as text, without their kind.
+/// The name keys' letters, as text, each once (a name filed under several classes is under
+/// several keys).
 private func names(_ keys: IndexKeys) -> [String] {
-    keys.keys.filter { $0.first == Postings.Kind.name.rawValue }.map { String(decoding: $0.dropFirst(), as: UTF8.self) }
+    var letters: [String] = []
+    for key in keys.keys {
+        guard let parsed = ParsedNameKey(key) else { continue }
+        let text = String(decoding: parsed.letters, as: UTF8.self)
+        if !letters.contains(text) { letters.append(text) }
+    }
+    return letters
 }
 
 /// The phone keys, as text, without their kind.
@@ -138,15 +145,37 @@ struct IndexKeysTests {
                 "three letters, and two of another script, are too short")
     }
 
+    @Test("a name key says its attribute, whether it starts the value, its form, and where its later words start")
+    func nameClasses() throws {
+        let filed = keys(["givenName": ["Jean-Luc"], "sn": ["Müller"], "mail": ["jl.mueller@example.org"]])
+        let parsed = filed.keys.compactMap(ParsedNameKey.init)
+        func key(_ letters: String, _ attribute: MatchedAttribute, otherForm: Bool = false) -> ParsedNameKey? {
+            parsed.first { $0.letters.elementsEqual(letters.utf8) && $0.nameClass.attribute == attribute && $0.nameClass.isOtherForm == otherForm }
+        }
+        let jeanLuc = try #require(key("jeanluc", .givenName))
+        #expect(jeanLuc.nameClass.isWholeName && !jeanLuc.nameClass.isCut && Array(jeanLuc.laterWords) == [4])
+        #expect(jeanLuc.mayEndAWord(length: 4) && jeanLuc.mayEndAWord(length: 7) && !jeanLuc.mayEndAWord(length: 5),
+                "jean and jeanluc end a word; jeanl does not")
+        #expect(jeanLuc.firstWordLength == 4)
+        let luc = try #require(key("luc", .givenName))
+        #expect(!luc.nameClass.isWholeName && luc.firstWordLength == 3)
+        #expect(key("muller", .surname)?.nameClass.isWholeName == true)
+        #expect(key("mueller", .surname, otherForm: true) != nil, "the spelt-out form, marked as another form")
+        #expect(key("mueller", .email) != nil && key("jlmueller", .email)?.nameClass.isWholeName == true)
+        #expect(ParsedNameKey(Postings.key(.phone, "1000".utf8)) == nil, "a phone key is no name key")
+    }
+
     @Test("a key is at most 32 bytes, cut where a character starts")
     func longKeys() throws {
         let ascii = String(repeating: "abcdefghij", count: 5)
         let asciiKeys = names(keys(["sn": [ascii]]))
         #expect(asciiKeys == [String(ascii.prefix(32))])
         let cyrillic = "a" + String(repeating: "ж", count: 30)
-        for key in keys(["sn": [cyrillic]]).keys where key.first == Postings.Kind.name.rawValue {
-            #expect(key.count - 1 <= IndexKeys.maximumKeyLength)
-            #expect(String(validating: key.dropFirst(), as: UTF8.self) != nil, "valid UTF-8")
+        for key in keys(["sn": [cyrillic]]).keys {
+            let parsed = try #require(ParsedNameKey(key))
+            #expect(parsed.letters.count <= IndexKeys.maximumKeyLength)
+            #expect(String(validating: parsed.letters, as: UTF8.self) != nil, "valid UTF-8")
+            if parsed.nameClass.isWholeName && !parsed.nameClass.isOtherForm { #expect(parsed.nameClass.isCut, "marked as cut short") }
         }
         #expect(IndexKeys.key(.name, Array(cyrillic.utf8)[...]).count == 1 + 31, "one ж would be cut: left out")
         // A query longer than a key is looked up by its first bytes, and still finds the name.

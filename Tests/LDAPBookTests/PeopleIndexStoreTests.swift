@@ -389,11 +389,11 @@ struct PeopleIndexStoreTests {
                 try store.setMeta("incomplete", nil)
             }
             #expect(try index.status().people == many.count)
-            let ids = try index.withStore { try $0.list(IndexKeys.key(.name, Array("ada".utf8)[...])) }
+            let ids = try index.withStore { try $0.list(wholeNameKey("ada", .givenName)) }
             #expect(ids.count == many.count + 1, "everyone once, and the twice-sent again")
             #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "ascending, each once")
             #expect(try found("ada", in: index).count == many.count)
-            let fourths = try index.withStore { try $0.list(IndexKeys.key(.name, Array("lovelaced".utf8)[...])) }
+            let fourths = try index.withStore { try $0.list(wholeNameKey("lovelaced", .surname)) }
             #expect(fourths.count == many.filter { $0.string("sn") == "Lovelaced" }.count)
             #expect(try found("lovelaced", in: index).count == many.count, "the others are a letter away, a typo")
             #expect(try found("+44 7700 900123", in: index) == ["Ada Lovelace 123"])
@@ -616,4 +616,10 @@ struct PeopleIndexStoreTests {
         #expect(PeopleIndex.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/me"])
             == "/home/me/.cache/ldapbook/index", "a relative XDG_CACHE_HOME is ignored")
     }
+}
+
+/// The key of a one-word name of `attribute`, folded as `text`, as typed: what a person with
+/// that name is filed under.
+private func wholeNameKey(_ text: String, _ attribute: MatchedAttribute) -> [UInt8] {
+    IndexKeys.nameKey(of: NameFolding().fold(text), from: 0, NameClass(attribute: attribute, wholeName: true, otherForm: false))
 }

@@ -1,0 +1,74 @@
+import LDAPKit
+
+extension AddressBook {
+    /// The best `limit` people `name` matches, ranked from the local index while reading only
+    /// them, not everyone the name may mean: `jo` may mean twelve thousand people of a hundred
+    /// thousand, and reading and scoring each took 150 ms (BENCHMARKS.md, workload 6).
+    ///
+    /// The index bounds each person's score from the keys they are filed under
+    /// (``PeopleIndex/Store/rankedCandidates(for:)``) and knows where each comes among equals,
+    /// so people are read best bound first, and the reading stops once nobody left can rank
+    /// before the last of the best `limit`: the ranking is the one reading everyone gives.
+    /// Whom else the name matches is read only as far as ``Ranking/nameMatches`` (more than
+    /// `limit`, or how many) and ``Ranking/uniqueFullMatch`` need.
+    ///
+    /// `nil` when this cannot be done: no usable index, a base outside it, a query the index
+    /// cannot bound (``PeopleIndex/Store/rankedCandidates(for:)``), or nobody found (then the
+    /// search that asks the server once more decides).
+    func rankFromIndex(_ name: NameQuery, base: DistinguishedName?, limit: Int, eachKept: (Candidate) -> Void) async throws
+        -> Ranking?
+    {
+        if let base, let root = connection.defaultBase, !base.isEquivalent(to: root) { return nil }
+        guard base != nil || connection.defaultBase != nil, let index = try await usableIndex() else { return nil }
+        let matcher = NameMatcher(name)
+        return try index.read { store -> Ranking? in
+            guard let ranked = try store.rankedCandidates(for: matcher), !ranked.isEmpty else { return nil }
+            let folding = NameFolding()
+            var kept = TierCollector(limit: limit), full = FullMatchCounter()
+            // The best `limit` so far, as (score, position), best first: whoever cannot come
+            // before the last of them is not among the best.
+            var best: [(rank: UInt64, position: UInt32)] = []
+            var count = 0, fullCount = 0, exactCount = 0
+            func read(_ candidate: IndexedCandidate) throws -> NameScore? {
+                guard let entry = try store.entry(id: candidate.id) else { return nil }
+                let person = Person(entry: entry)
+                let score = matcher.score(person, using: folding)
+                guard score.matchedWords > 0 else { return nil }
+                let found = Candidate(scoredBy: folding, person: person, tier: nil, score: score, values: [], arrival: count)
+                count += 1
+                if kept.add(found) { eachKept(found) }
+                full.add(found)
+                if score.isFullMatch {
+                    fullCount += 1
+                    if score.exactWords == score.words.count { exactCount += 1 }
+                }
+                return score
+            }
+            var next = 0
+            while next < ranked.count {
+                let candidate = ranked[next]
+                if best.count == limit, let last = best.last,
+                   candidate.bound < last.rank || candidate.bound == last.rank && candidate.position > last.position { break }
+                next += 1
+                guard let score = try read(candidate) else { continue }
+                let place = best.firstIndex { score.rank > $0.rank || score.rank == $0.rank && candidate.position < $0.position } ?? best.count
+                if place < limit {
+                    best.insert((score.rank, candidate.position), at: place)
+                    if best.count > limit { best.removeLast() }
+                }
+            }
+            // Beyond the best: whether anyone else matches (one is enough), and enough of those
+            // who may match every word to tell whether one alone does.
+            var more = false
+            while next < ranked.count {
+                let candidate = ranked[next]
+                next += 1
+                let needed = !more || fullCount < 2 && candidate.mayBeFull || exactCount < 2 && candidate.mayBeExactFull
+                guard needed else { continue }
+                if try read(candidate) != nil { more = true }
+            }
+            return Ranking(query: name, field: nil, fieldAndName: [], nameOnly: kept.ranked, nameMatches: count,
+                           isTruncated: false, fieldOnly: nil, uniqueFullMatch: full.unique)
+        }
+    }
+}
