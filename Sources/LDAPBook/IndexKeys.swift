@@ -115,14 +115,27 @@ struct IndexKeys: Sendable {
     }
 
     /// The name key of `name` from the start of its word `index`, of `nameClass`: the letters
-    /// (cut as ``key(_:_:)`` cuts them), a zero byte, the class, and where each later word
-    /// within the letters starts.
+    /// (cut as ``key(_:_:)`` cuts them), a zero byte, the class, how many of the letters the
+    /// value has as they are, without accents or other letters folded (so that a word typed
+    /// without accents matches it with its accents as typed that far: ``WordMatch/hasTypedAccents``),
+    /// and where each later word within the letters starts.
     static func nameKey(of name: FoldedName, from index: Int, _ nameClass: NameClass) -> [UInt8] {
         let start = name.foldedWords[index]
         let end = cut(name.folded[start...])
         var key = Postings.key(.name, name.folded[start..<end])
         key.append(0)
         key.append(nameClass.withCut(end < name.folded.count).rawValue)
+        var unfolded = 0
+        if name.hasOwnLowered {
+            let lowered = name.lowered[name.loweredWords[index]...]
+            for (folded, lower) in zip(name.folded[start..<end], lowered) {
+                guard folded == lower else { break }
+                unfolded += 1
+            }
+        } else {
+            unfolded = end - start
+        }
+        key.append(UInt8(unfolded))
         for word in name.foldedWords[(index + 1)...] where word < end { key.append(UInt8(word - start)) }
         return key
     }
@@ -156,17 +169,20 @@ struct ParsedNameKey {
     /// The folded letters (without the key's kind).
     let letters: ArraySlice<UInt8>
     let nameClass: NameClass
+    /// How many of the letters, from the first, the value has unfolded (``IndexKeys/nameKey(of:from:_:)``).
+    let unfolded: Int
     /// Where each word after the first starts in ``letters``, as offsets from its start.
     let laterWords: ArraySlice<UInt8>
 
     /// The parts of `key`, a name key of ``IndexKeys/nameKey(of:from:_:)``; `nil` for any
     /// other bytes.
     init?(_ key: [UInt8]) {
-        guard key.count >= 3, key[0] == Postings.Kind.name.rawValue,
-              let zero = key[1...].firstIndex(of: 0), zero + 1 < key.count else { return nil }
+        guard key.count >= 4, key[0] == Postings.Kind.name.rawValue,
+              let zero = key[1...].firstIndex(of: 0), zero + 2 < key.count else { return nil }
         letters = key[1..<zero]
         nameClass = NameClass(rawValue: key[zero + 1])
-        laterWords = key[(zero + 2)...]
+        unfolded = Int(key[zero + 2])
+        laterWords = key[(zero + 3)...]
     }
 
     /// Whether a query word of `length` bytes, which the letters start with, may end where a
@@ -175,6 +191,13 @@ struct ParsedNameKey {
     func mayEndAWord(length: Int) -> Bool {
         if nameClass.isCut && length >= letters.count || length >= IndexKeys.maximumKeyLength { return true }
         return length == letters.count || laterWords.contains(UInt8(truncatingIfNeeded: length))
+    }
+
+    /// Whether a query word of `length` bytes typed without accents, which the letters start
+    /// with, matches the value with its accents as typed: no letter that far was folded. (A
+    /// query word is cut at the key's length; beyond it, this cannot be told.)
+    func keepsAccents(length: Int) -> Bool {
+        unfolded >= length || length > letters.count
     }
 
     /// The length of the letters' first word, if it ends within them.

@@ -69,19 +69,44 @@ struct IndexedCandidate: Sendable {
 }
 
 extension PeopleIndex.Store {
-    /// What one query word may match of a person, as their keys tell (each a bound: a
-    /// person's best match of the word has none of the qualities its bits lack).
+    /// How one query word may match a person, as their keys tell.
+    ///
+    /// Its low six bits are the qualities of one match as the score counts them, the first the
+    /// highest, so that comparing them as numbers compares them as the score does: a name
+    /// (``identifies``), as typed or spelt otherwise (``close``), by a nickname, from the
+    /// value's first word, to a word's end, with the accents typed. Each key gives a match at
+    /// least as good as the one it stands for (where it cannot tell, a quality is assumed),
+    /// and a word keeps the best of its keys': the word's best match, which the score counts,
+    /// is never better. (Each bit of several keys' joined would be no bound: a name matched
+    /// with folded accents and an address as typed are not one match with both.)
+    ///
+    /// The bits above say whether any match was of a first name, of a last name (what makes
+    /// both names matched), or a name as typed to a word's end (what a full match of every
+    /// word to a word's end needs).
     private struct WordBits: OptionSet {
-        let rawValue: UInt8
-        static let identifies = WordBits(rawValue: 1), close = WordBits(rawValue: 2), nickname = WordBits(rawValue: 4)
-        static let whole = WordBits(rawValue: 8), exact = WordBits(rawValue: 16), accents = WordBits(rawValue: 32)
-        static let given = WordBits(rawValue: 64), surname = WordBits(rawValue: 128)
+        let rawValue: UInt16
+        static let accents = WordBits(rawValue: 1), exact = WordBits(rawValue: 2), whole = WordBits(rawValue: 4)
+        static let nickname = WordBits(rawValue: 8), close = WordBits(rawValue: 16), identifies = WordBits(rawValue: 32)
+        static let given = WordBits(rawValue: 64), surname = WordBits(rawValue: 128), exactName = WordBits(rawValue: 256)
+        /// The qualities of one match.
+        static let match = WordBits(rawValue: 63)
+
+        /// Whether any match was found.
+        var matched: Bool { !isEmpty }
+
+        /// `other`'s match, taken in: the better of the two matches, and every flag of either.
+        mutating func take(_ other: WordBits) {
+            var taken = WordBits(rawValue: max(rawValue & Self.match.rawValue, other.rawValue & Self.match.rawValue))
+            taken.formUnion(WordBits(rawValue: (rawValue | other.rawValue) & ~Self.match.rawValue))
+            if other.contains([.identifies, .close, .exact]) { taken.insert(.exactName) }
+            self = taken
+        }
     }
 
     /// How a query word is looked up.
     private enum Lookup {
-        /// As typed (folded).
-        case typed
+        /// As typed (folded); `accented` when typed with letters folding changes.
+        case typed(accented: Bool)
         /// An address, by its local part: anything may match.
         case address
         /// Spelt otherwise, or in Latin letters.
@@ -103,10 +128,10 @@ extension PeopleIndex.Store {
         if key.nameClass.isWholeName { bits.insert(.whole) }
         switch lookup {
         case .address:
-            return WordBits(rawValue: 0xFF)
-        case .typed:
+            return WordBits(rawValue: 0x1FF)
+        case .typed(let accented):
             bits.insert(.close)
-            if !key.nameClass.isOtherForm { bits.insert(.accents) }
+            if !key.nameClass.isOtherForm && (accented || key.keepsAccents(length: length)) { bits.insert(.accents) }
             if key.mayEndAWord(length: length) { bits.insert(.exact) }
         case .spelling:
             bits.insert(.close)
@@ -152,8 +177,8 @@ extension PeopleIndex.Store {
             Postings.forEachID(in: list) { id in
                 guard id > 0, id < people else { beyond = true; return }
                 let at = Int(id) * words
-                if (0..<words).allSatisfy({ bits[at + $0].isEmpty }) { named.append(id) }
-                bits[at + word].formUnion(found)
+                if (0..<words).allSatisfy({ !bits[at + $0].matched }) { named.append(id) }
+                bits[at + word].take(found)
             }
         }
         var looked: [[(form: [UInt8], lookup: Lookup)]] = []
@@ -164,7 +189,7 @@ extension PeopleIndex.Store {
             if typed.contains("@") {
                 forms.append((folding.fold(IndexKeys.localPart(of: LDAPValue(typed)).lossyString).folded, .address))
             } else {
-                forms.append((token.folded, .typed))
+                forms.append((token.folded, .typed(accented: token.hasOwnLowered)))
             }
             for spelling in alternatives.spellings { forms.append((spelling.name.folded, .spelling)) }
             for nickname in alternatives.nicknames { forms.append((nickname.word, .nickname(length: nickname.word.count))) }
@@ -199,7 +224,7 @@ extension PeopleIndex.Store {
                         Postings.forEachID(in: list) { id in
                             guard id > 0, id < people else { beyond = true; return }
                             let at = Int(id) * words
-                            if (0..<words).contains(where: { !bits[at + $0].isEmpty }) { bits[at + index].formUnion(spanning) }
+                            if (0..<words).contains(where: { bits[at + $0].matched }) { bits[at + index].take(spanning) }
                         }
                     }
                 }
@@ -227,7 +252,7 @@ extension PeopleIndex.Store {
                 if these.contains(.exact) { exact += 1 }
                 if these.contains(.accents) { accents += 1 }
                 if !these.contains([.identifies, .close]) { full = false }
-                if !these.contains([.identifies, .close, .exact]) { exactFull = false }
+                if !these.contains(.exactName) { exactFull = false }
             }
             // A first and a last name: one word both, or two words one each.
             var both = false

@@ -69,7 +69,7 @@ public final class PeopleIndex: @unchecked Sendable {
     }
 
     /// The version of the keys: an index made with other keys is made again.
-    static let keyVersion = "3"
+    static let keyVersion = "4"
 
     /// The database file.
     public let path: String

@@ -163,6 +163,10 @@ struct IndexKeysTests {
         #expect(key("mueller", .surname, otherForm: true) != nil, "the spelt-out form, marked as another form")
         #expect(key("mueller", .email) != nil && key("jlmueller", .email)?.nameClass.isWholeName == true)
         #expect(ParsedNameKey(Postings.key(.phone, "1000".utf8)) == nil, "a phone key is no name key")
+        // José: `jos` matches with its accents as typed, `jose` does not.
+        let jose = try #require(keys(["givenName": ["José"]]).keys.compactMap(ParsedNameKey.init).first)
+        #expect(jose.unfolded == 3 && jose.keepsAccents(length: 3) && !jose.keepsAccents(length: 4))
+        #expect(jeanLuc.unfolded == 7 && jeanLuc.keepsAccents(length: 7))
     }
 
     @Test("a key is at most 32 bytes, cut where a character starts")
