@@ -12,9 +12,13 @@ extension AddressBook {
     /// Whom else the name matches is read only as far as ``Ranking/nameMatches`` (more than
     /// `limit`, or how many) and ``Ranking/uniqueFullMatch`` need.
     ///
-    /// `nil` when this cannot be done: no usable index, a base outside it, a query the index
-    /// cannot bound (``PeopleIndex/Store/rankedCandidates(for:)``), or nobody found (then the
-    /// search that asks the server once more decides).
+    /// Nobody found is an answer too, and the server is not asked again: this is the lookup of
+    /// names as they are typed (`find`, a mail client's completion), which must cost the shared
+    /// server nothing per keystroke. What adds someone after a miss (`reach`) asks the server
+    /// what changed before it takes a miss for nobody (``refreshIndexBeforeConcluding()``).
+    ///
+    /// `nil` when this cannot be done: no usable index, a base outside it, or a query the index
+    /// cannot bound (``PeopleIndex/Store/rankedCandidates(for:)``).
     func rankFromIndex(_ name: NameQuery, base: DistinguishedName?, limit: Int, eachKept: (Candidate) -> Void) async throws
         -> Ranking?
     {
@@ -22,7 +26,7 @@ extension AddressBook {
         guard base != nil || connection.defaultBase != nil, let index = try await usableIndex() else { return nil }
         let matcher = NameMatcher(name)
         return try index.read { store -> Ranking? in
-            guard let ranked = try store.rankedCandidates(for: matcher), !ranked.isEmpty else { return nil }
+            guard var ranked = try store.rankedCandidates(for: matcher) else { return nil }
             let folding = NameFolding()
             var kept = TierCollector(limit: limit), full = FullMatchCounter()
             // The best `limit` so far, as (score, position), best first: whoever cannot come
@@ -44,12 +48,10 @@ extension AddressBook {
                 }
                 return score
             }
-            var next = 0
-            while next < ranked.count {
-                let candidate = ranked[next]
+            while let candidate = ranked.best {
                 if best.count == limit, let last = best.last,
                    candidate.bound < last.rank || candidate.bound == last.rank && candidate.position > last.position { break }
-                next += 1
+                _ = ranked.takeBest()
                 guard let score = try read(candidate) else { continue }
                 let place = best.firstIndex { score.rank > $0.rank || score.rank == $0.rank && candidate.position < $0.position } ?? best.count
                 if place < limit {
@@ -60,9 +62,7 @@ extension AddressBook {
             // Beyond the best: whether anyone else matches (one is enough), and enough of those
             // who may match every word to tell whether one alone does.
             var more = false
-            while next < ranked.count {
-                let candidate = ranked[next]
-                next += 1
+            for candidate in ranked.remaining {
                 let needed = !more || fullCount < 2 && candidate.mayBeFull || exactCount < 2 && candidate.mayBeExactFull
                 guard needed else { continue }
                 if try read(candidate) != nil { more = true }

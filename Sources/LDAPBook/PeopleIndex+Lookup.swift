@@ -68,6 +68,56 @@ struct IndexedCandidate: Sendable {
     }
 }
 
+/// The people the index may rank for a query, given best first as they are asked for: only
+/// the first few of thousands are, so they are kept in a heap (ordered as they are taken, in
+/// a time of the logarithm of their number), not sorted (`jo` names 120,000 people of a
+/// million; sorting them took longer than the rest of the lookup).
+struct IndexedCandidates {
+    /// Everyone, in no order.
+    private let candidates: [IndexedCandidate]
+    /// The places in ``candidates`` of those not taken yet, as a binary heap whose first
+    /// ``IndexedCandidate/precedes(_:)`` every other.
+    private var heap: [Int32]
+
+    init(_ candidates: [IndexedCandidate]) {
+        self.candidates = candidates
+        heap = candidates.indices.map { Int32($0) }
+        for parent in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(parent) }
+    }
+
+    /// How many there are, taken or not.
+    var count: Int { candidates.count }
+
+    /// The best of those not taken yet.
+    var best: IndexedCandidate? { heap.first.map { candidates[Int($0)] } }
+
+    /// Takes the best of those not taken yet.
+    mutating func takeBest() -> IndexedCandidate? {
+        guard let first = heap.first else { return nil }
+        heap[0] = heap[heap.count - 1]
+        heap.removeLast()
+        if !heap.isEmpty { siftDown(0) }
+        return candidates[Int(first)]
+    }
+
+    /// Those not taken yet, in no order.
+    var remaining: some Sequence<IndexedCandidate> { heap.lazy.map { candidates[Int($0)] } }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            var first = parent
+            for child in [2 * parent + 1, 2 * parent + 2] where child < heap.count
+                && candidates[Int(heap[child])].precedes(candidates[Int(heap[first])]) {
+                first = child
+            }
+            if first == parent { return }
+            heap.swapAt(parent, first)
+            parent = first
+        }
+    }
+}
+
 extension PeopleIndex.Store {
     /// How one query word may match a person, as their keys tell.
     ///
@@ -153,19 +203,17 @@ extension PeopleIndex.Store {
     /// each query word. `nil` when the index cannot bound the scores: no positions (someone
     /// new or renamed since the last sync), a phone number, a word of digits or of nothing
     /// but punctuation.
-    func rankedCandidates(for matcher: NameMatcher) throws -> [IndexedCandidate]? {
+    func rankedCandidates(for matcher: NameMatcher) throws -> IndexedCandidates? {
         guard matcher.query.phoneNumber == nil, !matcher.tokens.isEmpty,
               !matcher.tokens.contains(where: { $0.isEmpty || $0.folded.contains { $0 &- 0x30 < 10 } }) else { return nil }
-        let positions = try statement("SELECT ids FROM postings WHERE key = x'72'")
-        defer { positions.reset() }
-        guard try positions.step() else { return nil }
-        return try positions.withBytes(at: 0) { positions -> [IndexedCandidate]? in
-            try rankedCandidates(for: matcher, positions: positions)
-        }
+        let largest = try statement("SELECT max(id) FROM people")
+        let people = try largest.step() ? Int(largest.int64(at: 0)) + 1 : 1
+        largest.reset()
+        return try rankedCandidates(for: matcher, people: people)
     }
 
-    private func rankedCandidates(for matcher: NameMatcher, positions: UnsafeBufferPointer<UInt8>) throws -> [IndexedCandidate]? {
-        let people = positions.count / 4, words = matcher.tokens.count
+    private func rankedCandidates(for matcher: NameMatcher, people: Int) throws -> IndexedCandidates? {
+        let words = matcher.tokens.count
         // Each person's bits for each word, and whom any key named, in the order first named.
         var bits = [WordBits](repeating: [], count: people * words)
         var named: [Int64] = []
@@ -231,6 +279,21 @@ extension PeopleIndex.Store {
             }
         }
         if beyond { return nil }
+        if named.isEmpty { return IndexedCandidates([]) }
+        // Where each comes among equals, read only now that someone may be ranked.
+        let positions = try statement("SELECT ids FROM postings WHERE key = x'72'")
+        defer { positions.reset() }
+        guard try positions.step() else { return nil }
+        return positions.withBytes(at: 0) { positions in
+            ranked(named, bits: bits, words: words, positions: positions)
+        }
+    }
+
+    /// The people `named`, each with their bound from `bits` and their place from `positions`;
+    /// `nil` when someone has no place.
+    private func ranked(_ named: [Int64], bits: [WordBits], words: Int, positions: UnsafeBufferPointer<UInt8>)
+        -> IndexedCandidates?
+    {
         var ranked: [IndexedCandidate] = []
         ranked.reserveCapacity(named.count)
         for id in named {
@@ -266,14 +329,14 @@ extension PeopleIndex.Store {
             let bound = NameScore.rank(matched: matched, names: names, bothNames: both, close: close, nicknames: nicknames,
                                        whole: whole, exact: exact, accents: accents)
             let place = Int(id) * 4
+            guard place + 4 <= positions.count else { return nil }
             let position = UInt32(positions[place]) | UInt32(positions[place + 1]) << 8 | UInt32(positions[place + 2]) << 16
                 | UInt32(positions[place + 3]) << 24
             // Someone without a place was added since the positions were worked out.
             guard position > 0 else { return nil }
             ranked.append(IndexedCandidate(id: id, bound: bound, position: position, mayBeFull: full, mayBeExactFull: exactFull))
         }
-        ranked.sort { $0.precedes($1) }
-        return ranked
+        return IndexedCandidates(ranked)
     }
 
     /// Calls `body` with each key that starts with `prefix` and its list, read in place.

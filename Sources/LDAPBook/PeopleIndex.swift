@@ -9,12 +9,15 @@ import SQLiteKit
 ///
 /// It is an SQLite database (Debian's `libsqlite3`, which every system has: transactions,
 /// readers that never wait for the writer, a file that survives a crash), with three tables:
-/// - `people`: a row per person, by their entryUUID: their DN and ``PersonRecord``;
-/// - `postings`: a row per key (``IndexKeys``) with the ids of the people filed under it
-///   (``Postings``): name keys looked up as prefixes (`vande` finds vanderberg), phone
-///   numbers' reversed digits, and the vocabulary's deletions, in buckets, for finding the
-///   words a typed word with typos means (``Typos``, SymSpell's symmetric deletion);
-/// - `words`: the vocabulary of names, for the typos.
+/// - `people`: a row per person, by their entryUUID: their DN, ``PersonRecord``, and what ties
+///   between equal scores are broken on (``Candidate/order``);
+/// - `postings`: a row per key with the ids of the people filed under it (``Postings``): name
+///   keys looked up as prefixes (`vande` finds vanderberg), each saying how its people can
+///   match (``IndexKeys``, ``NameClass``); phone numbers' reversed digits; the vocabulary of
+///   names, in shelves of words of one length, for the words a typed word with typos means
+///   (``Vocabulary``); and one row of every person's place among equals, so that the best few
+///   of thousands are read first (``Store/rankedCandidates(for:)``);
+/// - `meta`: the scope, the key version, the sync's cookie or watermark, when it last synced.
 ///
 /// The index is kept current by ``sync(_:progress:)`` (RFC 4533 where the server offers it,
 /// else polling); it never decides who a write goes to (``AddressBook`` reads the entry on the

@@ -334,7 +334,9 @@ extension AddressBook {
     ///   - name: the name as typed.
     ///   - base: where to search; `nil` means the connection's default base.
     ///   - limit: the most people each name tier keeps (`find --limit`); `nil` keeps all.
-    ///     ``Ranking/uniqueFullMatch`` and ``Ranking/nameMatches`` count everyone found.
+    ///     ``Ranking/uniqueFullMatch`` counts everyone found; so does ``Ranking/nameMatches``,
+    ///     except that ranking by name alone from the local index reads only the best and as
+    ///     many more as it takes to tell whether more match (``rankFromIndex(_:base:limit:eachKept:)``).
     ///   - eachKept: called with each person of the name tiers as they arrive, when the tier
     ///     keeps them (under a limit, some are dropped later for better ones). A caller that
     ///     lists them can make what it shows of each while the server is still sending the
