@@ -117,6 +117,8 @@ public final class PeopleIndex: @unchecked Sendable {
         // (``compact()``): only a database without tables takes this, before the journal mode
         // is set. Readers never wait for a writer in WAL mode.
         try database.execute("PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+        // Pages read in place from a mapping of the file, not copied by a system call each.
+        try database.execute("PRAGMA mmap_size = 1073741824")
         self.database = try Store(database: database, scope: scope)
     }
 
