@@ -56,7 +56,7 @@ struct IndexedCandidate: Sendable {
     let id: Int64
     /// The best ``NameScore/rank`` their keys allow: their score, read, is never above it.
     let bound: UInt64
-    /// Where they come among people of equal scores (``PeopleIndex/Store/positionsKey``).
+    /// Where they come among people of equal scores (``PeopleIndex/Store/positionsPerRow``).
     let position: UInt32
     /// Whether they may match every word by a name, as typed or spelt otherwise
     /// (``NameScore/isFullMatch``); and, besides, every word to a word's end.
@@ -280,20 +280,14 @@ extension PeopleIndex.Store {
         }
         if beyond { return nil }
         if named.isEmpty { return IndexedCandidates([]) }
-        // Where each comes among equals, read only now that someone may be ranked.
-        let positions = try statement("SELECT ids FROM postings WHERE key = x'72'")
-        defer { positions.reset() }
-        guard try positions.step() else { return nil }
-        return positions.withBytes(at: 0) { positions in
-            ranked(named, bits: bits, words: words, positions: positions)
-        }
+        return try ranked(named, bits: bits, words: words)
     }
 
-    /// The people `named`, each with their bound from `bits` and their place from `positions`;
-    /// `nil` when someone has no place.
-    private func ranked(_ named: [Int64], bits: [WordBits], words: Int, positions: UnsafeBufferPointer<UInt8>)
-        -> IndexedCandidates?
-    {
+    /// The people `named`, each with their bound from `bits` and their place among equals (read
+    /// only now that someone may be ranked, and only the rows of those named); `nil` when
+    /// someone has no place.
+    private func ranked(_ named: [Int64], bits: [WordBits], words: Int) throws -> IndexedCandidates? {
+        var rows: [Int: [UInt8]] = [:]
         var ranked: [IndexedCandidate] = []
         ranked.reserveCapacity(named.count)
         for id in named {
@@ -328,8 +322,12 @@ extension PeopleIndex.Store {
             }
             let bound = NameScore.rank(matched: matched, names: names, bothNames: both, close: close, nicknames: nicknames,
                                        whole: whole, exact: exact, accents: accents)
-            let place = Int(id) * 4
-            guard place + 4 <= positions.count else { return nil }
+            let row = Int(id) / Self.positionsPerRow, place = Int(id) % Self.positionsPerRow * 4
+            if rows[row] == nil {
+                guard let read = try positions(row: row) else { return nil }
+                rows[row] = read
+            }
+            guard let positions = rows[row], place + 4 <= positions.count else { return nil }
             let position = UInt32(positions[place]) | UInt32(positions[place + 1]) << 8 | UInt32(positions[place + 2]) << 16
                 | UInt32(positions[place + 3]) << 24
             // Someone without a place was added since the positions were worked out.

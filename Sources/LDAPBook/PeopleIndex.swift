@@ -15,7 +15,7 @@ import SQLiteKit
 ///   keys looked up as prefixes (`vande` finds vanderberg), each saying how its people can
 ///   match (``IndexKeys``, ``NameClass``); phone numbers' reversed digits; the vocabulary of
 ///   names, in shelves of words of one length, for the words a typed word with typos means
-///   (``Vocabulary``); and one row of every person's place among equals, so that the best few
+///   (``Vocabulary``); and every person's place among equals, in rows, so that the best few
 ///   of thousands are read first (``Store/rankedCandidates(for:)``);
 /// - `meta`: the scope, the key version, the sync's cookie or watermark, when it last synced.
 ///
@@ -72,7 +72,7 @@ public final class PeopleIndex: @unchecked Sendable {
     }
 
     /// The version of the keys: an index made with other keys is made again.
-    static let keyVersion = "4"
+    static let keyVersion = "5"
 
     /// The database file.
     public let path: String

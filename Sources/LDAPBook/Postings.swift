@@ -16,8 +16,9 @@ enum Postings {
         case name = 0x6E
         /// A phone key (``IndexKeys/phones``): person ids.
         case phone = 0x70
-        /// Where each person comes in the order ties are broken by (``Candidate/order``), as
-        /// one row: a 32-bit number per person id, little-endian (``PeopleIndex/Store/positions``).
+        /// Where each person comes in the order ties are broken by (``Candidate/order``), in
+        /// rows of a few thousand ids: a 32-bit number per id, little-endian
+        /// (``PeopleIndex/Store/positionsPerRow``).
         case positions = 0x72
         /// A shelf of the vocabulary (``Vocabulary``): words of one length.
         case shelf = 0x76

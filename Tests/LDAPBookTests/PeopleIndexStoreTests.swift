@@ -364,6 +364,34 @@ struct PeopleIndexStoreTests {
         }
     }
 
+    @Test("positions are in rows of a few thousand people; the best are taken in the order ties are broken by, across rows")
+    func positionsAcrossRows() throws {
+        try withFolder { folder in
+            let index = try PeopleIndex.open(scope: scope, in: folder)
+            // Surnames in the reverse of the order they arrive: the first filed sort last.
+            let count = PeopleIndex.Store.positionsPerRow + 200
+            let people = (0..<count).map { number in
+                // count - number in four letters, a to z: `aaab` for 1.
+                var rest = count - number, letters = ""
+                for _ in 0..<4 {
+                    letters = String(Character(UnicodeScalar(UInt8(97 + rest % 26)))) + letters
+                    rest /= 26
+                }
+                let surname = "Smith" + letters
+                return person(number, ["givenName": ["Ada"], "sn": [surname], "cn": ["Ada \(surname)"]])
+            }
+            try file(people, in: index, fullLoad: true, batch: 500)
+            let rows = try index.withStore { store in (try store.positions(row: 0)?.count, try store.positions(row: 1)?.count) }
+            #expect(rows.0 == 4 * PeopleIndex.Store.positionsPerRow && rows.1 != nil, "two rows")
+            var ranked = try #require(try index.read { try $0.rankedCandidates(for: NameMatcher(try NameQuery("smith"))) })
+            #expect(ranked.count == count)
+            var taken: [Int64] = []
+            while taken.count < 5, let best = ranked.takeBest() { taken.append(best.id) }
+            // The last filed (ids in the second row) sort first.
+            #expect(taken == (0..<5).map { Int64(count - $0) }, "\(taken)")
+        }
+    }
+
     @Test("a full load read in several batches, written as it goes, files everyone under each key once")
     func fullLoadInBatches() throws {
         try withFolder { folder in
