@@ -1,3 +1,4 @@
+import Foundation
 import LDAPKit
 
 extension AddressBook {
@@ -12,13 +13,20 @@ extension AddressBook {
     /// Whom else the name matches is read only as far as ``Ranking/nameMatches`` (more than
     /// `limit`, or how many) and ``Ranking/uniqueFullMatch`` need.
     ///
-    /// Nobody found is an answer too, and the server is not asked again: this is the lookup of
-    /// names as they are typed (`find`, a mail client's completion), which must cost the shared
-    /// server nothing per keystroke. What adds someone after a miss (`reach`) asks the server
-    /// what changed before it takes a miss for nobody (``refreshIndexBeforeConcluding()``).
+    /// Nobody found is an answer too when the index was brought up to date within
+    /// ``missTrustAge``: this is the lookup of names as they are typed (`find`, a mail client's
+    /// completion), which must not cost the shared server a request per keystroke. An older
+    /// index asks the server what changed first (someone added a few minutes ago by another
+    /// tool is found), as whatever adds someone after a miss (`reach`) always does
+    /// (``refreshIndexBeforeConcluding()``).
     ///
-    /// `nil` when this cannot be done: no usable index, a base outside it, or a query the index
-    /// cannot bound (``PeopleIndex/Store/rankedCandidates(for:)``).
+    /// `nil` when this cannot be done: no usable index, a base outside it, a query the index
+    /// cannot bound (``PeopleIndex/Store/rankedCandidates(for:)``), or a miss in an index older
+    /// than ``missTrustAge``.
+    /// How many seconds a miss in the local index is taken for nobody without asking the
+    /// server what changed: at most one such request a minute, however fast names are typed.
+    static let missTrustAge: Double = 60
+
     func rankFromIndex(_ name: NameQuery, base: DistinguishedName?, limit: Int, eachKept: (Candidate) -> Void) async throws
         -> Ranking?
     {
@@ -27,12 +35,16 @@ extension AddressBook {
         let matcher = NameMatcher(name)
         return try index.read { store -> Ranking? in
             guard var ranked = try store.rankedCandidates(for: matcher) else { return nil }
+            if ranked.count == 0 {
+                let synced = try store.meta("synced-at").flatMap(Double.init) ?? 0
+                if Date().timeIntervalSince1970 - synced > Self.missTrustAge { return nil }
+            }
             let folding = NameFolding()
             var kept = TierCollector(limit: limit), full = FullMatchCounter()
             // The best `limit` so far, as (score, position), best first: whoever cannot come
             // before the last of them is not among the best.
             var best: [(rank: UInt64, position: UInt32)] = []
-            var count = 0, fullCount = 0, exactCount = 0
+            var count = 0
             func read(_ candidate: IndexedCandidate) throws -> NameScore? {
                 guard let entry = try store.entry(id: candidate.id) else { return nil }
                 let person = Person(entry: entry)
@@ -42,10 +54,6 @@ extension AddressBook {
                 count += 1
                 if kept.add(found) { eachKept(found) }
                 full.add(found)
-                if score.isFullMatch {
-                    fullCount += 1
-                    if score.exactWords == score.words.count { exactCount += 1 }
-                }
                 return score
             }
             while let candidate = ranked.best {
@@ -63,7 +71,7 @@ extension AddressBook {
             // who may match every word to tell whether one alone does.
             var more = false
             for candidate in ranked.remaining {
-                let needed = !more || fullCount < 2 && candidate.mayBeFull || exactCount < 2 && candidate.mayBeExactFull
+                let needed = !more || full.full < 2 && candidate.mayBeFull || full.exact < 2 && candidate.mayBeExactFull
                 guard needed else { continue }
                 if try read(candidate) != nil { more = true }
             }

@@ -69,7 +69,8 @@ struct TierCollector {
 /// Which person, if any, matches a query fully and alone (``Ranking/uniqueFullMatch``),
 /// worked out as people are found.
 struct FullMatchCounter {
-    private var full = 0, exact = 0
+    /// How many full matches were added, and how many of them matched every word to a word's end.
+    private(set) var full = 0, exact = 0
     private var firstFull: Candidate?, firstExact: Candidate?
 
     mutating func add(_ candidate: Candidate) {

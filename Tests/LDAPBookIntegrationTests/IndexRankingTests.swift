@@ -1,5 +1,5 @@
 import Foundation
-import LDAPBook
+@testable import LDAPBook
 import LDAPKit
 import SlapdKit
 import Testing
@@ -123,5 +123,18 @@ struct IndexRankingTests {
         let jo = try await book.rank(field: nil, name: try NameQuery("jo smith"), limit: 2)
         #expect(jo.nameOnly.map { $0.person.dn.rdn!.attributes[0].value.string! } == ["jo.smith", "jo.smith.0"],
                 "namesakes by DN, as reading everyone orders them")
+
+        // Someone added by another tool: a miss in an index synced a moment ago is taken for
+        // nobody (no request to the server); in one older than a minute, the server is asked.
+        try await root.add(LDAPEntry(dn: base.child("uid", LDAPValue("newcomer")), [
+            "objectClass": ["inetOrgPerson"], "uid": ["newcomer"], "givenName": ["Quintus"], "sn": ["Newcomer"],
+            "cn": ["Quintus Newcomer"],
+        ]))
+        let fresh = AddressBook(connection: connection, configuration: .init(peopleBase: base, index: index))
+        #expect(try await fresh.rank(field: nil, name: try NameQuery("newcomer"), limit: 20).nameOnly.isEmpty)
+        try index.write { try $0.setMeta("synced-at", String(Date().timeIntervalSince1970 - 120)) }
+        let later = AddressBook(connection: connection, configuration: .init(peopleBase: base, index: index))
+        #expect(try await later.rank(field: nil, name: try NameQuery("newcomer"), limit: 20).nameOnly.map(\.person.surnames)
+                == [["Newcomer"]])
     }
 }

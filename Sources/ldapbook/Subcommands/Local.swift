@@ -64,7 +64,10 @@ enum Local {
         let connection = LDAPConnection(configuration: .init(
             servers: [local.ldapiURI], base: try DistinguishedName(parsing: LocalDirectory.suffix),
             authentication: .saslExternal(), systemDefaults: .ignored))
-        let book = AddressBook(connection: connection)
+        // With the local index of this directory, so that the people added mark it out of date.
+        var configuration = AddressBook.Configuration()
+        try Directory.applyIndexSettings(parsed, [:], connection: connection, to: &configuration)
+        let book = AddressBook(connection: connection, configuration: configuration)
         let fields = (email: try await book.field(named: "email"), phone: try await book.field(named: "phone"),
                       mobile: try await book.field(named: "mobile"), organization: try await book.field(named: "organization"),
                       title: try await book.field(named: "title"), photo: try await book.field(named: "photo"),
