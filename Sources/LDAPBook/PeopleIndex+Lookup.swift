@@ -336,22 +336,4 @@ extension PeopleIndex.Store {
         }
         return IndexedCandidates(ranked)
     }
-
-    /// Calls `body` with each key that starts with `prefix` and its list, read in place.
-    private func forEachKey(prefix: [UInt8], _ body: ([UInt8], UnsafeBufferPointer<UInt8>) -> Void) throws {
-        let select: SQLiteStatement
-        if let end = Postings.end(ofPrefix: prefix) {
-            select = try statement("SELECT key, ids FROM postings WHERE key >= ? AND key < ?")
-            try select.bind(blob: prefix, at: 1)
-            try select.bind(blob: end, at: 2)
-        } else {
-            select = try statement("SELECT key, ids FROM postings WHERE key >= ?")
-            try select.bind(blob: prefix, at: 1)
-        }
-        defer { select.reset() }
-        while try select.step() {
-            let key = select.bytes(at: 0)
-            select.withBytes(at: 1) { body(key, $0) }
-        }
-    }
 }

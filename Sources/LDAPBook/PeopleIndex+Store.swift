@@ -439,19 +439,25 @@ extension PeopleIndex {
 
         /// The ids filed under every key that starts with `prefix`, into `ids`.
         func collect(prefix: [UInt8], into ids: inout Set<Int64>) throws {
+            try forEachKey(prefix: prefix) { _, list in Postings.forEachID(in: list) { ids.insert($0) } }
+        }
+
+        /// Calls `body` with each key that starts with `prefix` and its list, read in place.
+        func forEachKey(prefix: [UInt8], _ body: ([UInt8], UnsafeBufferPointer<UInt8>) -> Void) throws {
             let select: SQLiteStatement
             if let end = Postings.end(ofPrefix: prefix) {
-                select = try statement("SELECT ids FROM postings WHERE key >= ? AND key < ?")
+                select = try statement("SELECT key, ids FROM postings WHERE key >= ? AND key < ?")
                 try select.bind(blob: prefix, at: 1)
                 try select.bind(blob: end, at: 2)
             } else {
-                select = try statement("SELECT ids FROM postings WHERE key >= ?")
+                select = try statement("SELECT key, ids FROM postings WHERE key >= ?")
                 try select.bind(blob: prefix, at: 1)
             }
+            defer { select.reset() }
             while try select.step() {
-                select.withBytes(at: 0) { list in Postings.forEachID(in: list) { ids.insert($0) } }
+                let key = select.bytes(at: 0)
+                select.withBytes(at: 1) { body(key, $0) }
             }
-            select.reset()
         }
 
         /// The value of the row `key` of `postings`, if there is one.
