@@ -14,20 +14,10 @@ extension PeopleIndex.Store {
             for whole in lookups.wholeKeys { ids.formUnion(try list(Postings.key(.phone, whole.utf8))) }
         } else {
             var prefixes: [[UInt8]] = []
-            func add(_ prefix: [UInt8]) {
-                if prefix.count > 1 && !prefixes.contains(prefix) { prefixes.append(prefix) }
-            }
-            for (index, token) in matcher.tokens.enumerated() {
-                // An address is looked up by its local part.
-                let typed = matcher.query.tokens[index]
-                let looked = typed.contains("@") ? folding.fold(IndexKeys.localPart(of: LDAPValue(typed)).lossyString) : token
-                guard !looked.isEmpty else { continue }
-                let alternatives = matcher.alternatives[index]
-                add(IndexKeys.key(.name, looked.folded[...]))
-                for spelling in alternatives.spellings { add(IndexKeys.key(.name, spelling.name.folded[...])) }
-                for nickname in alternatives.nicknames { add(IndexKeys.key(.name, nickname.word[...])) }
-                if alternatives.typos.edits > 0 {
-                    for word in try typoWords(alternatives) { add(IndexKeys.key(.name, word[...])) }
+            for forms in try lookups(for: matcher) {
+                for (form, _) in forms {
+                    let prefix = IndexKeys.key(.name, form[...])
+                    if prefix.count > 1 && !prefixes.contains(prefix) { prefixes.append(prefix) }
                 }
             }
             for prefix in prefixes { try collect(prefix: prefix, into: &ids) }
@@ -107,7 +97,7 @@ struct IndexedCandidates {
         var parent = start
         while true {
             var first = parent
-            for child in [2 * parent + 1, 2 * parent + 2] where child < heap.count
+            for child in 2 * parent + 1...2 * parent + 2 where child < heap.count
                 && candidates[Int(heap[child])].precedes(candidates[Int(heap[first])]) {
                 first = child
             }
@@ -150,6 +140,29 @@ extension PeopleIndex.Store {
             taken.formUnion(WordBits(rawValue: (rawValue | other.rawValue) & ~Self.match.rawValue))
             if other.contains([.identifies, .close, .exact]) { taken.insert(.exactName) }
             self = taken
+        }
+    }
+
+    /// The forms each query word is looked up by, and how: as typed (an address by its local
+    /// part), spelt otherwise, its nicknames, the words of the vocabulary within its typos; none
+    /// for a word of which nothing is left to look up.
+    private func lookups(for matcher: NameMatcher) throws -> [[(form: [UInt8], lookup: Lookup)]] {
+        try matcher.tokens.indices.map { index in
+            let typed = matcher.query.tokens[index], token = matcher.tokens[index]
+            let alternatives = matcher.alternatives[index]
+            var forms: [(form: [UInt8], lookup: Lookup)] = []
+            if typed.contains("@") {
+                forms.append((folding.fold(IndexKeys.localPart(of: LDAPValue(typed)).lossyString).folded, .address))
+            } else {
+                forms.append((token.folded, .typed(accented: token.hasOwnLowered)))
+            }
+            guard !forms[0].form.isEmpty else { return [] }
+            for spelling in alternatives.spellings { forms.append((spelling.name.folded, .spelling)) }
+            for nickname in alternatives.nicknames { forms.append((nickname.word, .nickname(length: nickname.word.count))) }
+            if alternatives.typos.edits > 0 {
+                for word in try typoWords(alternatives) { forms.append((word, .typo(length: word.count))) }
+            }
+            return forms.filter { !$0.form.isEmpty }
         }
     }
 
@@ -229,27 +242,13 @@ extension PeopleIndex.Store {
                 bits[at + word].take(found)
             }
         }
-        var looked: [[(form: [UInt8], lookup: Lookup)]] = []
-        for (index, token) in matcher.tokens.enumerated() {
-            let typed = matcher.query.tokens[index]
-            let alternatives = matcher.alternatives[index]
-            var forms: [(form: [UInt8], lookup: Lookup)] = []
-            if typed.contains("@") {
-                forms.append((folding.fold(IndexKeys.localPart(of: LDAPValue(typed)).lossyString).folded, .address))
-            } else {
-                forms.append((token.folded, .typed(accented: token.hasOwnLowered)))
-            }
-            for spelling in alternatives.spellings { forms.append((spelling.name.folded, .spelling)) }
-            for nickname in alternatives.nicknames { forms.append((nickname.word, .nickname(length: nickname.word.count))) }
-            if alternatives.typos.edits > 0 {
-                for word in try typoWords(alternatives) { forms.append((word, .typo(length: word.count))) }
-            }
-            for (form, lookup) in forms where !form.isEmpty {
+        let looked = try lookups(for: matcher)
+        for (index, forms) in looked.enumerated() {
+            for (form, lookup) in forms {
                 try forEachKey(prefix: IndexKeys.key(.name, form[...])) { key, list in
                     file(key, list, word: index, lookup: lookup, length: form.count)
                 }
             }
-            looked.append(forms)
         }
         // A full or display name that is the first name and the last joined has no keys of its
         // own (``IndexKeys``): a word typed across the two (`johns` for John Smith) matches it,

@@ -339,7 +339,9 @@ extension PeopleIndex {
             let select = try statement("SELECT id, sortkey FROM people")
             while try select.step() {
                 let id = select.int64(at: 0)
-                let (first, second) = select.withBytes(at: 1) { order in (Self.integer(order, from: 0), Self.integer(order, from: 8)) }
+                let (first, second) = select.withBytes(at: 1) { order in
+                    (Candidate.SortKey.integer(order, from: 0), Candidate.SortKey.integer(order, from: 8))
+                }
                 people.append((first, second, id))
             }
             select.reset()
@@ -386,14 +388,6 @@ extension PeopleIndex {
             guard try select.step() else { return ([], "") }
             let dn = absolute(select.text(at: 1))
             return (select.bytes(at: 0), (try? DistinguishedName(parsing: dn))?.string ?? dn)
-        }
-
-        /// Eight bytes of `bytes` from `start` as a big-endian integer, zeros after its end (as
-        /// ``Candidate/SortKey`` reads an order).
-        private static func integer(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64 {
-            var value: UInt64 = 0
-            for index in start..<start + 8 { value = value << 8 | UInt64(index < bytes.count ? bytes[index] : 0) }
-            return value
         }
 
         /// The ids under `key`.
