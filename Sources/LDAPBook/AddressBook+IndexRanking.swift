@@ -34,8 +34,8 @@ extension AddressBook {
         guard base != nil || connection.defaultBase != nil, let index = try await usableIndex() else { return nil }
         let matcher = NameMatcher(name)
         return try index.read { store -> Ranking? in
-            guard var ranked = try store.rankedCandidates(for: matcher) else { return nil }
-            if ranked.count == 0 {
+            guard let ranked = try store.rankedCandidates(for: matcher) else { return nil }
+            if try ranked.best() == nil {
                 let synced = try store.meta("synced-at").flatMap(Double.init) ?? 0
                 if Date().timeIntervalSince1970 - synced > Self.missTrustAge { return nil }
             }
@@ -56,10 +56,10 @@ extension AddressBook {
                 full.add(found)
                 return score
             }
-            while let candidate = ranked.best {
+            while let candidate = try ranked.best() {
                 if best.count == limit, let last = best.last,
                    candidate.bound < last.rank || candidate.bound == last.rank && candidate.position > last.position { break }
-                _ = ranked.takeBest()
+                try ranked.takeBest()
                 guard let score = try read(candidate) else { continue }
                 let place = best.firstIndex { score.rank > $0.rank || score.rank == $0.rank && candidate.position < $0.position } ?? best.count
                 if place < limit {
@@ -68,12 +68,26 @@ extension AddressBook {
                 }
             }
             // Beyond the best: whether anyone else matches (one is enough), and enough of those
-            // who may match every word to tell whether one alone does.
+            // who may match every word to tell whether one alone does. Whom the addresses alone
+            // name are read only when nobody else matches: they are no full match.
             var more = false
-            for candidate in ranked.remaining {
-                let needed = !more || full.full < 2 && candidate.mayBeFull || full.exact < 2 && candidate.mayBeExactFull
-                guard needed else { continue }
-                if try read(candidate) != nil { more = true }
+            var beyond: Set<Int64> = []
+            func readBeyond(_ candidate: IndexedCandidate) throws -> Bool {
+                guard beyond.insert(candidate.id).inserted, try read(candidate) != nil else { return false }
+                more = true
+                return true
+            }
+            for candidate in ranked.remaining(.named) where try readBeyond(candidate) { break }
+            if !more {
+                for candidate in try ranked.readAddresses() where try readBeyond(candidate) { break }
+            }
+            for candidate in ranked.remaining(.mayBeFull) {
+                if full.full >= 2 { break }
+                _ = try readBeyond(candidate)
+            }
+            for candidate in ranked.remaining(.mayBeExactFull) {
+                if full.exact >= 2 { break }
+                _ = try readBeyond(candidate)
             }
             return Ranking(query: name, field: nil, fieldAndName: [], nameOnly: kept.ranked, nameMatches: count,
                            isTruncated: false, fieldOnly: nil, uniqueFullMatch: full.unique)

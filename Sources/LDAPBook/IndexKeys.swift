@@ -11,8 +11,9 @@ import LDAPKit
 ///   query word is looked up as a prefix of a key (`vande`, `dejong`, `berg`). A full or
 ///   display name that is the first and last name joined by a space adds none of its own.
 ///   An address's keys are its local part's, from each word that is no number (`adalovelace`,
-///   `lovelace` for ada.lovelace.1@example.org); a word typed with an `@` is looked up by what
-///   comes before it.
+///   `lovelace` for ada.lovelace.1@example.org), of a kind of their own (most are one
+///   person's, and a lookup by name reads them last: ``IndexedCandidates``); a word typed
+///   with an `@` is looked up by what comes before it.
 /// - **Phone keys**: each number's digits reversed (``PhoneDigits``), so that its last
 ///   digits are a prefix.
 /// - **Words**: every word of a name, in each form, of four letters or more: the words a
@@ -62,7 +63,8 @@ struct IndexKeys: Sendable {
                 for value in attribute.values where !value.isEmpty {
                     folding.fold(Self.localPart(of: value), into: &name)
                     for index in name.foldedWords.indices where !name.word(index).allSatisfy({ $0 &- 0x30 < 10 }) {
-                        insert(Self.nameKey(of: name, from: index, NameClass(attribute: .email, wholeName: index == 0, otherForm: false)),
+                        insert(Self.nameKey(of: name, from: index, NameClass(attribute: .email, wholeName: index == 0, otherForm: false),
+                                            kind: .address),
                                into: &keys)
                     }
                 }
@@ -119,10 +121,10 @@ struct IndexKeys: Sendable {
     /// value has as they are, without accents or other letters folded (so that a word typed
     /// without accents matches it with its accents as typed that far: ``WordMatch/hasTypedAccents``),
     /// and where each later word within the letters starts.
-    static func nameKey(of name: FoldedName, from index: Int, _ nameClass: NameClass) -> [UInt8] {
+    static func nameKey(of name: FoldedName, from index: Int, _ nameClass: NameClass, kind: Postings.Kind = .name) -> [UInt8] {
         let start = name.foldedWords[index]
         let end = cut(name.folded[start...])
-        var key = Postings.key(.name, name.folded[start..<end])
+        var key = Postings.key(kind, name.folded[start..<end])
         key.append(0)
         key.append(nameClass.withCut(end < name.folded.count).rawValue)
         var unfolded = 0
@@ -174,10 +176,10 @@ struct ParsedNameKey {
     /// Where each word after the first starts in ``letters``, as offsets from its start.
     let laterWords: ArraySlice<UInt8>
 
-    /// The parts of `key`, a name key of ``IndexKeys/nameKey(of:from:_:)``; `nil` for any
-    /// other bytes.
+    /// The parts of `key`, a name or address key of ``IndexKeys/nameKey(of:from:_:kind:)``;
+    /// `nil` for any other bytes.
     init?(_ key: [UInt8]) {
-        guard key.count >= 4, key[0] == Postings.Kind.name.rawValue,
+        guard key.count >= 4, key[0] == Postings.Kind.name.rawValue || key[0] == Postings.Kind.address.rawValue,
               let zero = key[1...].firstIndex(of: 0), zero + 2 < key.count else { return nil }
         letters = key[1..<zero]
         nameClass = NameClass(rawValue: key[zero + 1])

@@ -12,7 +12,9 @@ import Foundation
 enum Postings {
     /// What a key files: the first byte of the key.
     enum Kind: UInt8 {
-        /// A name key (``IndexKeys/names``): person ids.
+        /// An address key (``IndexKeys``, the local part as a name key): person ids.
+        case address = 0x6D
+        /// A name key (``IndexKeys``): person ids.
         case name = 0x6E
         /// A phone key (``IndexKeys/phones``): person ids.
         case phone = 0x70

@@ -32,6 +32,11 @@ struct IndexRankingTests {
             person("schroeder", ["givenName": ["Jens"], "sn": ["Schröder-Müller"], "cn": ["Jens Schröder-Müller"]]),
             person("vdberg", ["givenName": ["Joost"], "sn": ["van der Berg"], "cn": ["Joost van der Berg"]]),
             person("only.sn", ["sn": ["Johansson"], "cn": ["Johansson"]]),
+            // Addresses that are not the names: found by them alone, by a name and them, and a
+            // query typed across first and last name found through the address.
+            person("ada", ["givenName": ["Ada"], "sn": ["Lovelace"], "cn": ["Ada Lovelace"],
+                           "mail": ["countess@analytical.engine", "ada.lovelace@example.org"]]),
+            person("grace", ["givenName": ["Grace"], "sn": ["Hopper"], "cn": ["Grace Hopper"], "mail": ["amazing.grace@navy.mil"]]),
         ]
     }()
 
@@ -43,6 +48,8 @@ struct IndexRankingTests {
             "jack", "johnny", "tom muller", "mueller", "müller", "schroeder", "wang wei", "wang", "papadopoulos", "nguyen duc",
             "duc", "garcia", "jose", "olga", "ivanov", "yamada", "smith, john", "lovelcae", "smtih", "johnsno", "ada@analytical",
             "van der", "vanderberg", "berg", "jo smith", "smith jo", "s", "sm", "zz", "o'brien", "obrien", "brien",
+            "countess", "amazing", "amazing grace", "grace amaz", "adalove", "adalovelace", "countess lovelace", "hopper amazing",
+            "johnso", "jos", "countess@analytical",
         ]
         for person in people.prefix(400) {
             for name in [person.givenName, person.surname] {

@@ -42,8 +42,8 @@ private func finds(_ typed: String, _ keys: IndexKeys) throws -> Bool {
         let looked = word.contains("@") ? NameFolding().fold(IndexKeys.localPart(of: LDAPValue(word)).lossyString) : matcher.tokens[index]
         let forms = [looked] + matcher.alternatives[index].spellings.map(\.name)
         return forms.contains { form in
-            let prefix = IndexKeys.key(.name, form.folded[...])
-            return keys.keys.contains { $0.starts(with: prefix) }
+            let prefixes = [IndexKeys.key(.name, form.folded[...]), IndexKeys.key(.address, form.folded[...])]
+            return keys.keys.contains { key in prefixes.contains { key.starts(with: $0) } }
         }
     }
 }

@@ -65,6 +65,7 @@ private func filedIDs(in index: PeopleIndex) throws -> Set<Int64> {
     try index.withStore { store in
         var ids = Set<Int64>()
         try store.collect(prefix: [Postings.Kind.name.rawValue], into: &ids)
+        try store.collect(prefix: [Postings.Kind.address.rawValue], into: &ids)
         try store.collect(prefix: [Postings.Kind.phone.rawValue], into: &ids)
         return ids
     }
@@ -383,10 +384,13 @@ struct PeopleIndexStoreTests {
             try file(people, in: index, fullLoad: true, batch: 500)
             let rows = try index.withStore { store in (try store.positions(row: 0)?.count, try store.positions(row: 1)?.count) }
             #expect(rows.0 == 4 * PeopleIndex.Store.positionsPerRow && rows.1 != nil, "two rows")
-            var ranked = try #require(try index.read { try $0.rankedCandidates(for: NameMatcher(try NameQuery("smith"))) })
-            #expect(ranked.count == count)
-            var taken: [Int64] = []
-            while taken.count < 5, let best = ranked.takeBest() { taken.append(best.id) }
+            let (named, taken) = try index.read { store in
+                let ranked = try #require(try store.rankedCandidates(for: NameMatcher(try NameQuery("smith"))))
+                var taken: [Int64] = []
+                while taken.count < 5, let best = try ranked.takeBest() { taken.append(best.id) }
+                return (ranked.count, taken)
+            }
+            #expect(named == count)
             // The last filed (ids in the second row) sort first.
             #expect(taken == (0..<5).map { Int64(count - $0) }, "\(taken)")
         }
