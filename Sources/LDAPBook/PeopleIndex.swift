@@ -115,8 +115,15 @@ public final class PeopleIndex: @unchecked Sendable {
         database.setBusyTimeout(milliseconds: 5000)
         // Pages freed (by people removed, keys replaced) go back to the file system when asked
         // (``compact()``): only a database without tables takes this, before the journal mode
-        // is set. Readers never wait for a writer in WAL mode.
-        try database.execute("PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+        // is set, and it is set only there. (Setting it writes the file's first page, even to
+        // what it was: every lookup was a write transaction, its log synced to disk and
+        // checkpointed on closing, and a lookup waited for a sync's batch to end.) Readers
+        // never wait for a writer in WAL mode.
+        let vacuum = try database.prepare("PRAGMA auto_vacuum")
+        let incremental = try vacuum.step() && vacuum.int64(at: 0) == 2
+        vacuum.reset()
+        if !incremental { try database.execute("PRAGMA auto_vacuum = INCREMENTAL") }
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
         // Pages read in place from a mapping of the file, not copied by a system call each.
         try database.execute("PRAGMA mmap_size = 1073741824")
         self.database = try Store(database: database, scope: scope)
