@@ -1,11 +1,11 @@
+import Synchronization
+
 /// Given names and the names they are known by: `bob` for Robert, `sasha` for Aleksandr,
 /// `pepe` for José, and back again, so that whoever types one finds a person stored under
 /// another.
 ///
-/// The names are in ``data``, one ``Group`` a line, parsed once, the first time a name is
-/// looked up (a `static let`, which Swift initialises once, safely across threads), into a
-/// dictionary from each name to what it stands for: a look-up is one hash of the word. Names
-/// are kept folded, as ``NameFolding`` folds a word (`José` is `jose`, `Jürgen` is `jurgen`),
+/// The names are in ``data``, one ``Group`` a line, looked up in the text itself or in a
+/// table parsed from it (``groups(containing:)``). Names are kept folded, as ``NameFolding`` folds a word (`José` is `jose`, `Jürgen` is `jurgen`),
 /// so a folded query word is looked up as it is.
 enum Nicknames {
     /// A formal given name, its other spellings, and its diminutives, in one language or
@@ -32,7 +32,16 @@ enum Nicknames {
     /// repeats: `bob` gives `robert`, `rob`, `robbie`, …; `robert` gives `rob`, `robbie`,
     /// `bob`, …. Empty when `word` is no known name.
     static func alternatives(of word: String) -> [String] {
-        table.entry(for: word)?.alternatives ?? []
+        alternatives(of: word, among: groups(containing: word))
+    }
+
+    /// The alternatives of `word` among `groups`, the groups it is in.
+    static func alternatives(of word: String, among groups: [Group]) -> [String] {
+        var seen: Set<String> = [word], alternatives: [String] = []
+        for group in groups {
+            for other in group.names where seen.insert(other).inserted { alternatives.append(other) }
+        }
+        return alternatives
     }
 
     /// The formal names a diminutive stands for, one for each group it is a diminutive in
@@ -40,33 +49,46 @@ enum Nicknames {
     /// `alexis`, …. Empty when `word` is only ever a formal name (or a spelling of one), or
     /// is no known name.
     static func formalNames(for word: String) -> [String] {
-        table.entry(for: word)?.formalNames ?? []
+        formalNames(for: word, among: groups(containing: word))
+    }
+
+    /// The formal names `word` stands for among `groups`, the groups it is in.
+    static func formalNames(for word: String, among groups: [Group]) -> [String] {
+        var seen: Set<String> = [], formalNames: [String] = []
+        for group in groups where group.diminutives.contains(word) && seen.insert(group.formalName).inserted {
+            formalNames.append(group.formalName)
+        }
+        return formalNames
     }
 
     /// The groups `word` (folded, a whole word) belongs to, in the order of ``data``.
+    ///
+    /// The first few words a process looks up are looked up in the lines of the text they are
+    /// in (a `find` looks up a word or two: parsing all three thousand names into a table took
+    /// a millisecond of it); after them, the text is parsed once into ``table``, where each
+    /// lookup is one hash (an import looks up thousands).
     static func groups(containing word: String) -> [Group] {
-        guard let entry = table.entry(for: word) else { return [] }
-        return entry.groups.map { table.groups[$0] }
+        if lookups.add(1, ordering: .relaxed).oldValue < 4 { return Table.groups(containing: word, in: text) }
+        return table.groups(containing: word)
     }
+
+    /// How many words were looked up.
+    private static let lookups = Atomic<Int>(0)
 
     /// Every group, in the order of ``data``.
     static var groups: [Group] { table.groups }
 
-    /// The table, parsed from ``data`` on first use.
+    /// Every group, parsed from ``data`` on first use.
     static let table = Table(parsing: data)
 
-    /// Groups parsed from text in the form of ``data``, and what each name stands for.
-    struct Table: Sendable {
-        /// What one name stands for (``entry(for:)``).
-        struct Entry: Sendable {
-            /// The indices in ``Table/groups`` of the groups the name belongs to.
-            var groups: [Int] = []
-            /// ``Nicknames/alternatives(of:)``.
-            var alternatives: [String] = []
-            /// ``Nicknames/formalNames(for:)``.
-            var formalNames: [String] = []
-        }
+    /// ``data``'s bytes, which a name is looked up in.
+    static let text = Array(data.utf8)
 
+    /// Groups parsed from text in the form of ``data``: lines `[Language]` head a section; a
+    /// line `formal other-spelling…: diminutive…` is a group of that section (a line without
+    /// `:` is formal names only); `#` starts a comment; words are separated by spaces or
+    /// tabs. The text is read as bytes: its names are ASCII.
+    struct Table: Sendable {
         /// The groups, in the order of the text.
         let groups: [Group]
         /// The groups of each name of every group, by index in ``groups``, in order.
@@ -75,50 +97,19 @@ enum Nicknames {
         /// none in ``Nicknames/data``, as a test checks.
         let malformedLines: [String]
 
-        /// What `name` stands for, worked out when asked (a lookup asks for a few words; working
-        /// out all three thousand names' took a third of a lookup that found nobody).
-        func entry(for name: String) -> Entry? {
-            guard let indices = memberships[name] else { return nil }
-            var entry = Entry(groups: indices)
-            var seen: Set<String> = [name], seenFormal: Set<String> = []
-            for group in indices.map({ groups[$0] }) {
-                for other in group.names where seen.insert(other).inserted { entry.alternatives.append(other) }
-                if group.diminutives.contains(name) && seenFormal.insert(group.formalName).inserted {
-                    entry.formalNames.append(group.formalName)
-                }
-            }
-            return entry
-        }
-
-        /// The table of `text`: lines `[Language]` head a section; a line
-        /// `formal other-spelling…: diminutive…` is a group of that section (a line without
-        /// `:` is formal names only); `#` starts a comment; words are separated by spaces or
-        /// tabs. The text is read as bytes: its names are ASCII.
+        /// The table of `text`.
         init(parsing text: String) {
             var groups: [Group] = []
             var malformed: [String] = []
             var language = ""
-            let bytes = Array(text.utf8)
-            func words(_ part: ArraySlice<UInt8>) -> [String] {
-                part.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }).map { String(decoding: $0, as: UTF8.self) }
-            }
-            for rawLine in bytes.split(separator: 0x0A) {
-                let line = rawLine.firstIndex(of: UInt8(ascii: "#")).map { rawLine[..<$0] } ?? rawLine
-                let lineWords = words(line)
-                if lineWords.isEmpty { continue }
-                let joined = lineWords.joined(separator: " ")
-                if joined.hasPrefix("[") && joined.hasSuffix("]") {
-                    language = String(joined.dropFirst().dropLast())
-                    continue
+            for rawLine in Array(text.utf8).split(separator: 0x0A) {
+                switch Line(rawLine) {
+                case .blank: continue
+                case .heading(let heading): language = heading
+                case .group(let formal, let diminutives):
+                    groups.append(Group(formalNames: formal, diminutives: diminutives, language: language))
+                case .malformed: malformed.append(String(decoding: rawLine, as: UTF8.self))
                 }
-                let colon = line.firstIndex(of: UInt8(ascii: ":"))
-                let formal = words(colon.map { line[..<$0] } ?? line)
-                let diminutives = colon.map { words(line[line.index(after: $0)...]) } ?? []
-                guard !formal.isEmpty else {
-                    malformed.append(String(decoding: rawLine, as: UTF8.self))
-                    continue
-                }
-                groups.append(Group(formalNames: formal, diminutives: diminutives, language: language))
             }
             var memberships: [String: [Int]] = [:]
             for (index, group) in groups.enumerated() {
@@ -129,6 +120,77 @@ enum Nicknames {
             self.groups = groups
             self.memberships = memberships
             self.malformedLines = malformed
+        }
+
+        /// The groups `name` is in, in order.
+        func groups(containing name: String) -> [Group] {
+            (memberships[name] ?? []).map { groups[$0] }
+        }
+
+        /// The groups of `text` (in the form of ``data``) that `name` is a word of, in order:
+        /// only the lines it is in are parsed, and the headings.
+        static func groups(containing name: String, in text: [UInt8]) -> [Group] {
+            let word = Array(name.utf8)
+            guard !word.isEmpty, !word.contains(where: { Line.isSeparator($0) || $0 == 0x0A }) else { return [] }
+            var groups: [Group] = []
+            var language = ""
+            var start = 0
+            while start < text.count {
+                var end = start
+                while end < text.count && text[end] != 0x0A { end += 1 }
+                var first = start
+                while first < end && Line.isSeparator(text[first]) { first += 1 }
+                if first < end && text[first] == UInt8(ascii: "["), case .heading(let heading) = Line(text[start..<end]) {
+                    language = heading
+                }
+                // Whether the word is somewhere in the line; the line, parsed, says whether as a name.
+                var at = first, found = false
+                while !found && at + word.count <= end {
+                    if text[at] == word[0] {
+                        var same = 1
+                        while same < word.count && text[at + same] == word[same] { same += 1 }
+                        found = same == word.count
+                    }
+                    at += 1
+                }
+                if found, case .group(let formal, let diminutives) = Line(text[start..<end]),
+                   formal.contains(name) || diminutives.contains(name) {
+                    groups.append(Group(formalNames: formal, diminutives: diminutives, language: language))
+                }
+                start = end + 1
+            }
+            return groups
+        }
+    }
+
+    /// One line of the text, parsed.
+    private enum Line {
+        case blank
+        case heading(String)
+        case group(formal: [String], diminutives: [String])
+        case malformed
+
+        static func isSeparator(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+
+        init(_ rawLine: ArraySlice<UInt8>) {
+            func words(_ part: ArraySlice<UInt8>) -> [String] {
+                part.split(whereSeparator: Self.isSeparator).map { String(decoding: $0, as: UTF8.self) }
+            }
+            let line = rawLine.firstIndex(of: UInt8(ascii: "#")).map { rawLine[..<$0] } ?? rawLine
+            let lineWords = words(line)
+            if lineWords.isEmpty {
+                self = .blank
+                return
+            }
+            let joined = lineWords.joined(separator: " ")
+            if joined.hasPrefix("[") && joined.hasSuffix("]") {
+                self = .heading(String(joined.dropFirst().dropLast()))
+                return
+            }
+            let colon = line.firstIndex(of: UInt8(ascii: ":"))
+            let formal = words(colon.map { line[..<$0] } ?? line)
+            let diminutives = colon.map { words(line[line.index(after: $0)...]) } ?? []
+            self = formal.isEmpty ? .malformed : .group(formal: formal, diminutives: diminutives)
         }
     }
 

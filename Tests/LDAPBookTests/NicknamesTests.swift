@@ -118,9 +118,18 @@ struct NicknamesTests {
         }
     }
 
+    @Test("a name looked up in the text finds the groups the table gives it, for every name of the data")
+    func textAndTable() {
+        let names = Set(Nicknames.groups.flatMap(\.names))
+        for name in names.sorted() {
+            #expect(Nicknames.Table.groups(containing: name, in: Nicknames.text) == Nicknames.table.groups(containing: name), "\(name)")
+        }
+        #expect(names.count > 1500)
+    }
+
     @Test("the data's form: headings, comments, spellings, diminutives")
     func parsing() {
-        let table = Nicknames.Table(parsing: """
+        let text = """
             # A comment.
             [English]
               robert:  rob bob   # trailing comment
@@ -129,7 +138,8 @@ struct NicknamesTests {
             [Welsh and more]
             dafydd dewi
             : orphan
-            """)
+            """
+        let table = Nicknames.Table(parsing: text)
         #expect(table.malformedLines == [": orphan"])
         #expect(table.groups == [
             .init(formalNames: ["robert"], diminutives: ["rob", "bob"], language: "English"),
@@ -137,11 +147,25 @@ struct NicknamesTests {
             .init(formalNames: ["dafydd", "dewi"], diminutives: [], language: "Welsh and more"),
         ])
         #expect(table.groups[1].formalName == "katherine")
-        #expect(table.entry(for: "bob")?.alternatives == ["robert", "rob"])
-        #expect(table.entry(for: "bob")?.formalNames == ["robert"])
-        #expect(table.entry(for: "catherine")?.alternatives == ["katherine", "kate"])
-        #expect(table.entry(for: "catherine")?.formalNames == [])
-        #expect(table.entry(for: "kate")?.formalNames == ["katherine"])
-        #expect(table.entry(for: "orphan") == nil)
+        // A name is looked up in the text itself as in the table.
+        let bytes = Array(text.utf8)
+        func alternatives(_ word: String) -> [String] {
+            let groups = Nicknames.Table.groups(containing: word, in: bytes)
+            #expect(groups == table.groups(containing: word), "\(word)")
+            return Nicknames.alternatives(of: word, among: groups)
+        }
+        func formalNames(_ word: String) -> [String] {
+            Nicknames.formalNames(for: word, among: Nicknames.Table.groups(containing: word, in: bytes))
+        }
+        #expect(alternatives("bob") == ["robert", "rob"])
+        #expect(formalNames("bob") == ["robert"])
+        #expect(alternatives("catherine") == ["katherine", "kate"])
+        #expect(formalNames("catherine") == [])
+        #expect(formalNames("kate") == ["katherine"])
+        #expect(Nicknames.Table.groups(containing: "dewi", in: bytes) == [table.groups[2]], "under its heading")
+        for absent in ["orphan", "comment", "trailing", "rober", "English", "kate katherine", ""] {
+            #expect(Nicknames.Table.groups(containing: absent, in: bytes).isEmpty && table.groups(containing: absent).isEmpty,
+                    "\(absent)")
+        }
     }
 }
