@@ -157,17 +157,24 @@ extension PeopleIndex {
         /// Writes what the full load has gathered: each key's ids appended to its row.
         func flushLoad() throws {
             guard let load else { return }
-            // In key order, so that the table's pages are written from first to last.
+            // In key order, so that the table's pages are written from first to last: sorted by
+            // their first eight bytes as an integer, and only keys alike there by all their
+            // bytes (comparing every pair's bytes took a third of the writing). The arrays are
+            // read as locals: each read of the load's own, a class's, was checked for
+            // exclusive access.
+            let (keys, lastPosting, filed, previous) = (load.keys, load.lastPosting, load.ids, load.previous)
+            var order = keys.indices.map { place in (first: Self.leadingInteger(keys[place].bytes), place: place) }
+            order.sort { lhs, rhs in lhs.first != rhs.first ? lhs.first < rhs.first : keys[lhs.place] < keys[rhs.place] }
             var ids: [Int64] = []
-            for place in load.keys.indices.sorted(by: { load.keys[$0] < load.keys[$1] }) {
+            for (_, place) in order {
                 ids.removeAll(keepingCapacity: true)
-                var posting = load.lastPosting[place]
+                var posting = lastPosting[place]
                 while posting >= 0 {
-                    ids.append(load.ids[Int(posting)])
-                    posting = load.previous[Int(posting)]
+                    ids.append(filed[Int(posting)])
+                    posting = previous[Int(posting)]
                 }
                 ids.reverse()
-                try appendLoaded(ids, to: load.keys[place].bytes, appending: load.flushed)
+                try appendLoaded(ids, to: keys[place].bytes, appending: load.flushed)
             }
             for (length, words) in load.shelves {
                 let key = Vocabulary.shelfKey(length: length)
@@ -185,6 +192,14 @@ extension PeopleIndex {
             load.flushed = true
         }
 
+        /// The first eight bytes of `bytes` as a big-endian integer (zeros after a shorter
+        /// one): integers in the order of the bytes.
+        private static func leadingInteger(_ bytes: [UInt8]) -> UInt64 {
+            var value: UInt64 = 0
+            for index in 0..<8 { value = value << 8 | UInt64(index < bytes.count ? bytes[index] : 0) }
+            return value
+        }
+
         /// Writes `ids` (ascending, after any the key has) under `key`: a new row, or, when
         /// earlier batches were written (`appending`), the row it has with them appended.
         private func appendLoaded(_ ids: [Int64], to key: [UInt8], appending: Bool) throws {
@@ -199,7 +214,7 @@ extension PeopleIndex {
                 }
                 select.reset()
             }
-            Postings.append(ids.filter { $0 > last }, to: &list, after: last)
+            Postings.append(appending ? ids.filter { $0 > last } : ids, to: &list, after: last)
             let write = try statement(appending ? "INSERT OR REPLACE INTO postings(key, ids) VALUES (?, ?)"
                                                 : "INSERT INTO postings(key, ids) VALUES (?, ?)")
             try write.bind(blob: key, at: 1)
