@@ -32,7 +32,18 @@ extension AddressBook {
             let age = synced.map { Date().timeIntervalSince($0) } ?? .infinity
             let incomplete = try index.incompleteness() != nil
             if synced == nil || incomplete || age > configuration.indexMaxAge {
-                try await syncIndex(index, base: base, first: synced == nil)
+                do {
+                    try await syncIndex(index, base: base, first: synced == nil, waiting: false)
+                } catch is PeopleIndex.SyncUnderWay {
+                    // Another ldapbook is bringing it up to date: an index being made stands for
+                    // nobody yet, and the server answers meanwhile; one being brought up to
+                    // date serves as it is.
+                    if synced == nil || incomplete {
+                        configuration.notes?("another ldapbook is making the local index; searching the server meanwhile")
+                        indexState.withLock { $0.unusable = "another ldapbook is making it" }
+                        return nil
+                    }
+                }
             }
         } catch let error as LDAPError where (try? index.syncedAt()) != nil && (try? index.incompleteness()) == nil
             && [.serverDown, .timeout, .unavailable, .busy, .connectError].contains(error.code) {
@@ -69,7 +80,9 @@ extension AddressBook {
 
     /// Brings `index` up to date now, whatever its age, and says so when it was made anew.
     @discardableResult
-    func syncIndex(_ index: PeopleIndex, base: DistinguishedName, first: Bool, full: Bool = false) async throws -> PeopleIndex.SyncOutcome {
+    func syncIndex(_ index: PeopleIndex, base: DistinguishedName, first: Bool, full: Bool = false, waiting: Bool = true) async throws
+        -> PeopleIndex.SyncOutcome
+    {
         let report = configuration.indexProgress
         let read = Mutex(0)
         defer { report?(read.withLock { $0 }, true) }
@@ -80,7 +93,7 @@ extension AddressBook {
                 report(count, false)
             }
         }
-        let outcome = try await index.sync(connection, base: base, full: full, progress: progress)
+        let outcome = try await index.sync(connection, base: base, full: full, waiting: waiting, progress: progress)
         if first { configuration.notes?("made the local index of \(outcome.people == 1 ? "1 person" : "\(outcome.people) people") (\(index.path))") }
         indexState.withLock {
             $0.checked = true

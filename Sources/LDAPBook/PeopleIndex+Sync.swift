@@ -44,11 +44,33 @@ extension PeopleIndex {
     /// The index stays usable meanwhile: changes are filed in batches, each a transaction, and
     /// people are taken out only once the server has said they are gone.
     ///
+    /// One sync at a time, across processes: a sync holds a lock on a file beside the index
+    /// (``SyncLock``). When another holds it, this waits for it to end when `waiting`, and
+    /// throws ``SyncUnderWay`` otherwise. (Two full loads at once emptied the index under each
+    /// other, and the second to finish failed.)
+    ///
     /// - Throws: the ``LDAPKit/LDAPError`` that stopped the reading; what was filed before it
     ///   stays (and the next sync starts again from the last point it finished).
+    ///   ``SyncUnderWay`` when another sync holds the index and not `waiting`.
     @discardableResult
-    public func sync(_ connection: LDAPConnection, base: DistinguishedName, full: Bool = false,
+    public func sync(_ connection: LDAPConnection, base: DistinguishedName, full: Bool = false, waiting: Bool = true,
                      progress: (@Sendable (Int) -> Void)? = nil) async throws -> SyncOutcome {
+        let lock = try SyncLock(path: path + ".lock")
+        while !lock.acquire() {
+            guard waiting else { throw SyncUnderWay() }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        defer { lock.release() }
+        return try await syncHoldingLock(connection, base: base, full: full, progress: progress)
+    }
+
+    /// Another process (or another sync of this one) is bringing the index up to date.
+    public struct SyncUnderWay: Error, CustomStringConvertible {
+        public var description: String { "another ldapbook is bringing the local index up to date" }
+    }
+
+    private func syncHoldingLock(_ connection: LDAPConnection, base: DistinguishedName, full: Bool,
+                                 progress: (@Sendable (Int) -> Void)?) async throws -> SyncOutcome {
         let (watermark, cookie, method) = try withStore { store in
             (try store.meta("watermark"), try store.meta("cookie"), try store.meta("method"))
         }
@@ -85,6 +107,34 @@ extension PeopleIndex {
         let people = try withStore { try $0.count() }
         return SyncOutcome(method: used, wasFull: run.wasFull, filed: run.filed, removed: run.removed, people: people)
     }
+}
+
+/// The lock one sync at a time holds: an exclusive `flock` on a file of its own beside the
+/// index, which the system drops when the process ends, however it ends (a sync killed
+/// halfway leaves no lock behind).
+private final class SyncLock {
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        let previous = umask(0o077)
+        defer { umask(previous) }
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw AddressBookError(.indexUnavailable, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Takes the lock unless someone holds it; says whether it did.
+    func acquire() -> Bool {
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            if errno != EINTR { return false }
+        }
+    }
+
+    func release() { flock(descriptor, LOCK_UN) }
 }
 
 /// One sync, batch by batch.

@@ -148,6 +148,37 @@ struct LocalIndexCommandTests {
         #expect(mallory == ["Ada Lovelace"] || mallory == ["Mallory Impostor"], "\(mallory)")
     }
 
+    @Test("one sync at a time: while another holds the index, a lookup asks the server and sync waits its turn")
+    func oneSyncAtATime() async throws {
+        let (_, _, arguments, environment, cache) = try await office([("Ada", "Lovelace", ["ada@example.org"]), ("Alan", "Turing", [])])
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let status = try CLI.run(["sync", "--status"] + arguments, environment: environment)
+        let path = try #require(status.stdout.split(separator: "\n").first { $0.hasPrefix("index: ") }).dropFirst("index: ".count)
+        // Another ldapbook syncing holds this lock, as this test does now.
+        let other = open(String(path) + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        #expect(other >= 0)
+        defer { close(other) }
+        #expect(flock(other, LOCK_EX | LOCK_NB) == 0)
+        // An index being made stands for nobody: the server answers, and the user is told why
+        // (on a terminal, or with --verbose).
+        let found = try CLI.run(["find", "lovelace", "--verbose"] + arguments, environment: environment)
+        #expect(found.status == 0 && found.stdout.contains("Ada Lovelace"), "\(found.stdout) \(found.stderr)")
+        #expect(found.stderr.contains("another ldapbook is making the local index"), "\(found.stderr)")
+        #expect(try CLI.run(["sync", "--status"] + arguments, environment: environment).stdout.contains("people: 0"),
+                "the lookup made no index of its own meanwhile")
+        // sync waits for the other to end, then runs.
+        let (waiting, out, err) = try CLI.start(["sync"] + arguments, environment: environment)
+        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(waiting.isRunning, "sync waits while another holds the index")
+        flock(other, LOCK_UN)
+        let synced = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = err.fileHandleForReading.readDataToEndOfFile()
+        waiting.waitUntilExit()
+        #expect(waiting.terminationStatus == 0 && synced.contains("people: 2"), "\(synced)")
+        let fromIndex = try CLI.run(["find", "lovelace", "--verbose"] + arguments, environment: environment)
+        #expect(fromIndex.status == 0 && !fromIndex.stderr.contains("another ldapbook"), "\(fromIndex.stderr)")
+    }
+
     @Test("with the server stopped, a made index still answers, and says how old it is")
     func serverDown() async throws {
         let server = try Slapd(configuration: SlapdConfiguration(suffix: "dc=down,dc=example"))
