@@ -93,7 +93,15 @@ extension AddressBook {
                 report(count, false)
             }
         }
-        let outcome = try await index.sync(connection, base: base, full: full, waiting: waiting, progress: progress)
+        let outcome: PeopleIndex.SyncOutcome
+        do {
+            outcome = try await index.sync(connection, base: base, full: full, waiting: false, progress: progress)
+        } catch let busy as PeopleIndex.SyncUnderWay {
+            guard waiting else { throw busy }
+            // Said once, so that a wait for another ldapbook (or one stopped) is not silent.
+            configuration.notes?("waiting for another ldapbook to finish bringing the local index up to date")
+            outcome = try await index.sync(connection, base: base, full: full, waiting: true, progress: progress)
+        }
         if first { configuration.notes?("made the local index of \(outcome.people == 1 ? "1 person" : "\(outcome.people) people") (\(index.path))") }
         indexState.withLock {
             $0.checked = true

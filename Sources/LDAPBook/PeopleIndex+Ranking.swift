@@ -96,7 +96,7 @@ extension PeopleIndex.Store {
     func rankedCandidates(for matcher: NameMatcher) throws -> IndexedCandidates? {
         guard matcher.query.phoneNumber == nil, !matcher.tokens.isEmpty,
               !matcher.tokens.contains(where: { $0.isEmpty || $0.folded.contains { $0 &- 0x30 < 10 } }),
-              try positions(row: 0) != nil else { return nil }
+              try hasPositions() else { return nil }
         let largest = try statement("SELECT max(id) FROM people")
         let people = try largest.step() ? Int(largest.int64(at: 0)) + 1 : 1
         largest.reset()

@@ -163,7 +163,7 @@ extension PeopleIndex {
             // read as locals: each read of the load's own, a class's, was checked for
             // exclusive access.
             let (keys, lastPosting, filed, previous) = (load.keys, load.lastPosting, load.ids, load.previous)
-            var order = keys.indices.map { place in (first: Self.leadingInteger(keys[place].bytes), place: place) }
+            var order = keys.indices.map { place in (first: Candidate.SortKey.integer(keys[place].bytes, from: 0), place: place) }
             order.sort { lhs, rhs in lhs.first != rhs.first ? lhs.first < rhs.first : keys[lhs.place] < keys[rhs.place] }
             var ids: [Int64] = []
             for (_, place) in order {
@@ -190,14 +190,6 @@ extension PeopleIndex {
             load.previous.removeAll()
             load.filed = 0
             load.flushed = true
-        }
-
-        /// The first eight bytes of `bytes` as a big-endian integer (zeros after a shorter
-        /// one): integers in the order of the bytes.
-        private static func leadingInteger(_ bytes: [UInt8]) -> UInt64 {
-            var value: UInt64 = 0
-            for index in 0..<8 { value = value << 8 | UInt64(index < bytes.count ? bytes[index] : 0) }
-            return value
         }
 
         /// Writes `ids` (ascending, after any the key has) under `key`: a new row, or, when
@@ -333,6 +325,14 @@ extension PeopleIndex {
             try delete.run()
         }
 
+        /// Whether the positions are worked out (for everyone: anyone new drops them all).
+        func hasPositions() throws -> Bool {
+            let present = try statement("SELECT 1 FROM postings WHERE key = ?")
+            try present.bind(blob: Self.positionsKey(row: 0), at: 1)
+            defer { present.reset() }
+            return try present.step()
+        }
+
         /// The positions of row `row` (a 32-bit number per id, little-endian; 0 for nobody).
         func positions(row: Int) throws -> [UInt8]? {
             try value(of: Self.positionsKey(row: row))
@@ -341,11 +341,7 @@ extension PeopleIndex {
         /// Works the positions out again, unless they are current: everyone's order and DN,
         /// sorted (at the end of a sync that added or renamed someone).
         func updatePositions() throws {
-            let present = try statement("SELECT 1 FROM postings WHERE key = ?")
-            try present.bind(blob: Self.positionsKey(row: 0), at: 1)
-            let current = try present.step()
-            present.reset()
-            guard !current else { return }
+            guard try !hasPositions() else { return }
             // Sorted by the orders' first sixteen bytes as integers, which most people's differ
             // in; only those alike there are compared whole, and namesakes by DN (read for them
             // alone, parsed as a lookup gives them back). Comparing a million orders whole took

@@ -167,14 +167,15 @@ struct LocalIndexCommandTests {
         #expect(try CLI.run(["sync", "--status"] + arguments, environment: environment).stdout.contains("people: 0"),
                 "the lookup made no index of its own meanwhile")
         // sync waits for the other to end, then runs.
-        let (waiting, out, err) = try CLI.start(["sync"] + arguments, environment: environment)
+        let (waiting, out, err) = try CLI.start(["sync", "--verbose"] + arguments, environment: environment)
         try await Task.sleep(nanoseconds: 500_000_000)
         #expect(waiting.isRunning, "sync waits while another holds the index")
         flock(other, LOCK_UN)
         let synced = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        _ = err.fileHandleForReading.readDataToEndOfFile()
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         waiting.waitUntilExit()
         #expect(waiting.terminationStatus == 0 && synced.contains("people: 2"), "\(synced)")
+        #expect(said.contains("waiting for another ldapbook"), "the wait is not silent: \(said)")
         let fromIndex = try CLI.run(["find", "lovelace", "--verbose"] + arguments, environment: environment)
         #expect(fromIndex.status == 0 && !fromIndex.stderr.contains("another ldapbook"), "\(fromIndex.stderr)")
     }
