@@ -1,17 +1,19 @@
 import LDAPKit
 
-/// The spellings of a word's first three letters that fold to them: the letters as they are,
+/// The spellings of a word that fold to it, for the server's filter: the letters as they are,
 /// or one of them written otherwise: with an accent it commonly takes in Latin scripts (`e`: `é`,
 /// `è`, `ê`, `ë`, `ę`, `ě`), or as a letter that stands for it (`ø` for `o`, `ł` for `l`, `ß` for
-/// `ss`, `æ` for `ae`); and the letters after those that no accent changes, which a name must
-/// hold in that order.
+/// `ss`, `ü` for `ue`).
 ///
-/// One accent among the first three letters, not more: every spelling is a term of the
-/// server's filter, times the attributes searched, and spelling every combination would make
-/// 192 of them for `ala` (against 17), or fall back on two letters, which for `alan` had the
-/// server send every Alice and Albert, 774 people at 100,000 entries, to keep 60. A name with
-/// two accents among its first three letters (`Šťastný`) is found by its other name, or by a
-/// query that types one of them.
+/// One letter written otherwise, not more: every spelling is a term of the server's filter,
+/// times the attributes searched, and spelling every combination would make 192 of them for
+/// `ala` (against 17). A name with two accents (`Jérôme`, `Nguyễn`) is found through the local
+/// index, or by a query that types one of them.
+///
+/// ``spellings(ofWhole:)`` spells the whole word, each spelling as selective as the word: what
+/// a lookup asks. ``spellings(of:)`` spells only the first three letters, for a search that
+/// forgives the rest (an accent or a typo further on), which costs the server every name that
+/// starts with those letters: asked only before a new entry is offered.
 enum LetterSpellings {
     /// How many letters are spelt out.
     static let spelt = 3
@@ -23,8 +25,15 @@ enum LetterSpellings {
         "n": ["ñ", "ń", "ň"], "o": ["ò", "ó", "ô", "õ", "ö", "ø", "ő"], "r": ["ř"], "s": ["š", "ś", "ş"],
         "t": ["ť", "ţ"], "u": ["ù", "ú", "û", "ü", "ů", "ű"], "y": ["ý", "ÿ"], "z": ["ž", "ź", "ż"],
     ]
-    /// Letters written for two.
-    static let pairs: [String: String] = ["ss": "ß", "ae": "æ", "oe": "œ", "th": "þ"]
+    /// Letters written for two, and two spelling out one (`ue` for `ü`).
+    static let pairs: [String: [String]] = [
+        "ss": ["ß"], "ae": ["æ", "ä"], "oe": ["œ", "ö"], "ue": ["ü"], "aa": ["å"], "th": ["þ"],
+    ]
+
+    /// The spellings of the whole of `letters` (folded), the letters as they are first.
+    static func spellings(ofWhole letters: String) -> [String] {
+        spell(Array(letters)[...], otherwise: 1)
+    }
 
     /// The spellings of the first ``spelt`` letters of `letters` (folded), the letters as they
     /// are first; and the letters of the rest that every spelling of them leaves as they are (not
@@ -55,7 +64,7 @@ enum LetterSpellings {
         for variant in variants[first] ?? [] {
             spellings += spell(letters.dropFirst(), otherwise: otherwise - 1).map { variant + $0 }
         }
-        if letters.count >= 2, let pair = pairs[String(letters.prefix(2))] {
+        for pair in letters.count >= 2 ? pairs[String(letters.prefix(2))] ?? [] : [] {
             spellings += spell(letters.dropFirst(2), otherwise: otherwise - 1).map { pair + $0 }
         }
         return spellings

@@ -146,9 +146,12 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         let people = ranking.nameOnly + (try await relatedPeople())
         if people.isEmpty {
             // Nobody, as the local index has it: the server says whether anyone came since,
-            // before a new entry is offered, so that nobody is added twice.
-            if try await book.refreshIndexBeforeConcluding() {
-                ranking = try await book.rank(field: field, name: query).preferring(options.remembered)
+            // before a new entry is offered, so that nobody is added twice. Without the index,
+            // the server is asked again, forgiving a typo or an accent past the first letters.
+            let refreshed = try await book.refreshIndexBeforeConcluding()
+            let indexed = try await book.usableIndex() != nil
+            if refreshed || !indexed {
+                ranking = try await book.rank(field: field, name: query, forgiving: !refreshed).preferring(options.remembered)
                 related = nil
                 let byValue = try await relatedPeople()
                 if !ranking.fieldAndName.isEmpty || !ranking.nameOnly.isEmpty || !byValue.isEmpty { return try await run() }

@@ -225,7 +225,7 @@ extension Bench {
                        rows: turns.rows(reference: 0),
                        note: String(format: "Target: within 1.10× of ldapsearch printing the same people, in table and JSON form. "
                                     + "%d runs each, taking turns, after 3 warm-up runs each. Both send ldapbook's filter for `jo` (its "
-                                    + "accented spellings of the first letters, on first, last and full names) and ask for the same "
+                                    + "accented spellings, on first, last and full names) and ask for the same "
                                     + "attributes; both get the same %d people (ldapsearch's are counted, and ldapbook's JSON of all), "
                                     + "against %d for the plain `%@`. Commands: %@.",
                                     turns.runs, listed, plain, plainPrefixFilter(["jo"]).description, turns.commandLines))

@@ -182,6 +182,27 @@ struct FindingAsTypedTests {
         let (_, _, arguments) = try await Self.office.get()
         let result = try CLI.run(["reach", "phone", "lovelcae", "--no-input"] + arguments)
         #expect(result.status == 3 && result.stderr.contains("Ada Lovelace") && !result.stderr.contains("new entry's"), "\(result.stderr)")
+        // Without the index, too: a lookup asks the server only for names as selective as the
+        // word (so `find lovelcae` finds nobody), and reach asks again, forgiving, before it
+        // offers a new entry.
+        let found = try CLI.run(["find", "lovelcae", "--no-cache"] + arguments)
+        #expect(found.status == 1 && found.stdout.contains("no match"), "\(found.stdout)")
+        let reached = try CLI.run(["reach", "phone", "lovelcae", "--no-cache", "--no-input"] + arguments)
+        #expect(reached.status == 3 && reached.stderr.contains("Ada Lovelace") && !reached.stderr.contains("new entry's"), "\(reached.stderr)")
+        let nobody = try CLI.run(["reach", "phone", "zzzzzz", "--no-cache", "--no-input"] + arguments)
+        #expect(nobody.status == 3 && nobody.stderr.contains("new entry's"), "\(nobody.stderr)")
+    }
+
+    @Test("without the index, names are found with one accent anywhere, the word spelt out, a nickname with another word",
+          arguments: [
+              ("garcia", ["jgarcia"]), ("mueller", ["tmueller"]), ("muller", ["tmueller", "hmuller"]), ("koehler", ["kkoehler"]),
+              ("sorensen", ["jsorensen"]), ("tom muller", ["tmueller"]), ("bob", ["rbrown", "bobby"]),
+              ("john smith", ["jsmith1", "jsmith2"]), ("+44 20 7946 0001", ["ada"]),
+          ] as [(String, [String])])
+    func foundWithoutIndex(_ query: String, _ expected: [String]) async throws {
+        let (_, _, arguments) = try await Self.office.get()
+        let uids = try found(query, arguments + ["--no-cache"])
+        #expect(Set(uids.prefix(expected.count)) == Set(expected), "\(query): \(uids)")
     }
 
     @Test("a new person given an address someone holds is warned of them; names are written as people write them")

@@ -178,7 +178,7 @@ struct NameMatcherTests {
         #expect(NameMatcher.filter(typed, matches: ["Ada Lovelace", "ada@example.com — Programmer"]) == expected)
     }
 
-    @Test("the server's filter: spellings of the first letters, the word as typed, every name attribute, escaped")
+    @Test("the server's filter: the word, spelt with one letter otherwise, every name attribute, escaped")
     func serverFilter() throws {
         let jo = NameMatcher(try NameQuery("jo")).filter.rendered
         for term in ["(givenName=jo*)", "(sn=jö*)", "(cn=jó*)", "(sn=j'o*)"] {
@@ -198,12 +198,42 @@ struct NameMatcherTests {
         #expect(!jo.contains("*jo*"), "two letters: no search inside values")
         let berg = NameMatcher(try NameQuery("berg")).filter.rendered
         #expect(berg.contains("(sn=*berg*)") && berg.contains("(cn=*berg*)"))
-        let angstrom = NameMatcher(try NameQuery("angstrom")).filter.rendered
-        #expect(angstrom.contains("(sn=ång*)") && angstrom.contains("(sn=*m*)"), "\(angstrom)")
-        #expect(NameMatcher(try NameQuery("jerome")).filter.rendered.contains("(&(|(givenName=jer*)"), "three letters spelt out")
+        // Every letter may be the one with an accent, or spelt out; each term is the whole word.
+        let garcia = NameMatcher(try NameQuery("garcia")).filter.rendered
+        for term in ["(sn=garcía*)", "(givenName=gärcia*)", "(cn=garçia*)", "(sn=*garcia*)"] {
+            #expect(garcia.contains(term), "\(term) in \(garcia)")
+        }
+        #expect(!garcia.contains("=gar*)") && !garcia.contains("garcíá"), "no shorter prefix, one accent: \(garcia)")
+        #expect(NameMatcher(try NameQuery("mueller")).filter.rendered.contains("(sn=müller*)"), "ue spelt out is ü")
+        #expect(NameMatcher(try NameQuery("angstrom")).filter.rendered.contains("(sn=ångstrom*)"))
         let hostile = NameMatcher(try NameQuery("*)(uid=* \\")).filter.rendered
         #expect(!hostile.contains("(uid=*)") && hostile.contains("\\2a\\29\\28uid=\\2a"), "\(hostile)")
         #expect(NameMatcher(try NameQuery("ada"), nicknames: false).otherFilter.rendered.contains("ldapbookNickname") == false)
+    }
+
+    @Test("with several words, a nickname or an inner match counts with another word")
+    func serverFilterOfSeveralWords() throws {
+        let filter = NameMatcher(try NameQuery("john smith")).filter
+        guard case .or(let terms) = filter else { Issue.record("\(filter.rendered)"); return }
+        let alone = terms.filter { if case .and = $0 { false } else { true } }.map(\.rendered)
+        #expect(alone.contains("(givenName=john*)") && alone.contains("(sn=smith*)"), "each word's own terms alone")
+        #expect(!alone.contains("(givenName=jack*)") && !alone.contains("(sn=*smith*)"), "not every Jack, nor every Goldsmith")
+        let together = filter.rendered
+        #expect(together.contains("(&(|(givenName=john*)") && together.contains("(givenName=jack*)") && together.contains("(sn=*smith*)"))
+        // One word: every term alone.
+        let bob = NameMatcher(try NameQuery("bob")).filter.rendered
+        #expect(bob.hasPrefix("(|") && !bob.contains("(&") && bob.contains("(givenName=robert*)"), "\(bob)")
+    }
+
+    @Test("the forgiving filter, asked before a new entry, spells the first three letters only")
+    func forgivingFilter() throws {
+        let typo = NameMatcher(try NameQuery("lovelcae")).forgivingFilter.rendered
+        #expect(typo.contains("(sn=lov*)") && typo.contains("(sn=løv*)") && typo.contains("(sn=*lovelcae*)"), "\(typo)")
+        let tight = NameMatcher(try NameQuery("lovelcae")).filter.rendered
+        #expect(!tight.contains("=lov*") && tight.contains("(sn=lovelcae*)") && tight.contains("(sn=lovelcáe*)"), "\(tight)")
+        #expect(NameMatcher(try NameQuery("jerome")).forgivingFilter.rendered.contains("(&(|(givenName=jer*)"), "three letters spelt out")
+        let angstrom = NameMatcher(try NameQuery("angstrom")).forgivingFilter.rendered
+        #expect(angstrom.contains("(sn=ång*)") && angstrom.contains("(sn=*m*)"), "\(angstrom)")
     }
 
     /// The names a candidate sorts by are kept as the scoring folds them: the same order as
