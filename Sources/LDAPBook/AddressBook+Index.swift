@@ -115,11 +115,15 @@ extension AddressBook {
     /// Brings the index up to date now, if there is one and this address book has not yet
     /// done so since it last wrote: before a miss is taken for nobody (so that nobody is
     /// added twice because the index had not heard of them yet). Returns whether it did.
+    ///
+    /// - Throws: ``PeopleIndex/SyncUnderWay`` when another sync is bringing the index up to
+    ///   date: a lookup never waits for one (whose process may be stopped); the caller asks
+    ///   the server instead.
     @discardableResult
     public func refreshIndexBeforeConcluding() async throws -> Bool {
         guard let index = configuration.index, let base = connection.defaultBase,
               indexState.withLock({ $0.unusable == nil && !$0.synced }) else { return false }
-        try await syncIndex(index, base: base, first: false)
+        try await syncIndex(index, base: base, first: false, waiting: false)
         return true
     }
 

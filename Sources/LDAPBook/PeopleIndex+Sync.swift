@@ -58,6 +58,11 @@ extension PeopleIndex {
         let lock = try SyncLock(path: path + ".lock")
         while !lock.acquire() {
             guard waiting else { throw SyncUnderWay() }
+            // A holder that is stopped (`kill -STOP`, ^Z) would be waited for without end.
+            if let holder = lock.holder, SyncLock.isStopped(holder) {
+                throw AddressBookError(.indexUnavailable, "the local index is being brought up to date by ldapbook (process "
+                                       + "\(holder)), which is stopped: resume it (kill -CONT \(holder)) or end it, then sync again")
+            }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
         defer { lock.release() }
@@ -126,15 +131,36 @@ private final class SyncLock {
 
     deinit { close(descriptor) }
 
-    /// Takes the lock unless someone holds it; says whether it did.
+    /// Takes the lock unless someone holds it; says whether it did. The holder writes its
+    /// process number in the file, for whoever waits (``holder``).
     func acquire() -> Bool {
         while true {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                let number = Array("\(getpid())\n".utf8)
+                if ftruncate(descriptor, 0) == 0 { _ = pwrite(descriptor, number, number.count, 0) }
+                return true
+            }
             if errno != EINTR { return false }
         }
     }
 
     func release() { flock(descriptor, LOCK_UN) }
+
+    /// The process number the holder wrote, when there is one.
+    var holder: Int32? {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = pread(descriptor, &bytes, bytes.count, 0)
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Whether process `number` is stopped (its state in `/proc/<number>/stat` is `T`):
+    /// false where that cannot be read.
+    static func isStopped(_ number: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(number)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: end)...].split(separator: " ").first == "T"
+    }
 }
 
 /// One sync, batch by batch.

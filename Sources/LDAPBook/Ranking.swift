@@ -245,7 +245,7 @@ extension AddressBook {
         // The index holds everyone under the connection's base: a base at or below it is a
         // part of the index.
         let indexed = base.map { base in connection.defaultBase.map { base.isEquivalent(to: $0) || base.isDescendant(of: $0) } ?? false } ?? true
-        if extra == nil, indexed, let index = try await usableIndex() {
+        if extra == nil, indexed, !forgiving, let index = try await usableIndex() {
             let matcher = NameMatcher(name)
             // Nobody, as the index has it, is asked of the server once more (what changed since
             // the last sync: little work with RFC 4533): someone added a minute ago is found.
@@ -260,7 +260,8 @@ extension AddressBook {
                     }
                 }
                 if matched > 0 || attempt == 1 { break }
-                guard try await refreshIndexBeforeConcluding() else { break }
+                // While another sync brings it up to date, the index is taken as it is.
+                guard (try? await refreshIndexBeforeConcluding()) == true else { break }
             }
             return false
         }
@@ -345,10 +346,10 @@ extension AddressBook {
     ///     ``Ranking/uniqueFullMatch`` counts everyone found; so does ``Ranking/nameMatches``,
     ///     except that ranking by name alone from the local index reads only the best and as
     ///     many more as it takes to tell whether more match (``rankFromIndex(_:base:limit:eachKept:)``).
-    ///   - forgiving: without the local index, asks the server for everyone whose names start
-    ///     as each word does (``NameMatcher/forgivingFilter``), to forgive a typo or an accent
-    ///     further on: for a lookup that found nobody, before a new entry is offered. The index
-    ///     forgives them anyway.
+    ///   - forgiving: asks the server, not the local index, for everyone whose names start as
+    ///     each word does (``NameMatcher/forgivingFilter``), to forgive a typo or an accent
+    ///     further on: for a lookup that found nobody, before a new entry is offered, when the
+    ///     index (which forgives them anyway) is off or could not be brought up to date.
     ///   - eachKept: called with each person of the name tiers as they arrive, when the tier
     ///     keeps them (under a limit, some are dropped later for better ones). A caller that
     ///     lists them can make what it shows of each while the server is still sending the
@@ -357,7 +358,7 @@ extension AddressBook {
                      limit: Int? = nil, reading extra: [Field] = [], forgiving: Bool = false,
                      eachKept: (Candidate) -> Void = { _ in }) async throws -> Ranking {
         // By name alone, the best few: the index reads only them.
-        if field == nil, extra.isEmpty, let limit,
+        if field == nil, extra.isEmpty, !forgiving, let limit,
            let ranking = try await rankFromIndex(name, base: base, limit: limit, eachKept: eachKept) {
             return ranking
         }

@@ -147,10 +147,16 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         if people.isEmpty {
             // Nobody, as the local index has it: the server says whether anyone came since,
             // before a new entry is offered, so that nobody is added twice. Without the index,
-            // the server is asked again, forgiving a typo or an accent past the first letters.
-            let refreshed = try await book.refreshIndexBeforeConcluding()
+            // or while another ldapbook brings it up to date, the server is asked again,
+            // forgiving a typo or an accent past the first letters.
+            var refreshed = false, busy = false
+            do {
+                refreshed = try await book.refreshIndexBeforeConcluding()
+            } catch is PeopleIndex.SyncUnderWay {
+                busy = true
+            }
             let indexed = try await book.usableIndex() != nil
-            if refreshed || !indexed {
+            if refreshed || !indexed || busy {
                 ranking = try await book.rank(field: field, name: query, forgiving: !refreshed).preferring(options.remembered)
                 related = nil
                 let byValue = try await relatedPeople()

@@ -178,6 +178,31 @@ struct LocalIndexCommandTests {
         #expect(said.contains("waiting for another ldapbook"), "the wait is not silent: \(said)")
         let fromIndex = try CLI.run(["find", "lovelace", "--verbose"] + arguments, environment: environment)
         #expect(fromIndex.status == 0 && !fromIndex.stderr.contains("another ldapbook"), "\(fromIndex.stderr)")
+
+        // A holder that is stopped halfway (kill -STOP): a real process holds the lock, its
+        // number in the file as a sync writes it.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["-x", String(path) + ".lock", "/bin/sleep", "60"]
+        try holder.run()
+        defer { holder.terminate() }
+        while flock(other, LOCK_EX | LOCK_NB) == 0 {
+            flock(other, LOCK_UN)
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        let number = Array("\(holder.processIdentifier)\n".utf8)
+        #expect(ftruncate(other, 0) == 0 && pwrite(other, number, number.count, 0) == number.count)
+        kill(holder.processIdentifier, SIGSTOP)
+        defer { kill(holder.processIdentifier, SIGCONT) }
+        // sync says who is stopped, and gives up; nothing waits without end.
+        let stopped = try CLI.run(["sync"] + arguments, environment: environment)
+        #expect(stopped.status != 0 && stopped.stderr.contains("process \(holder.processIdentifier)), which is stopped")
+                && stopped.stderr.contains("kill -CONT"), "\(stopped.stderr)")
+        // reach never waits for it: a miss is asked of the server, forgiving, before a new entry.
+        let typo = try CLI.run(["reach", "phone", "turnig", "--no-input"] + arguments, environment: environment)
+        #expect(typo.status == 3 && typo.stderr.contains("Alan Turing"), "\(typo.stderr)")
+        let nobody = try CLI.run(["reach", "phone", "zzzzzz", "--no-input"] + arguments, environment: environment)
+        #expect(nobody.status == 3 && nobody.stderr.contains("new entry's"), "\(nobody.stderr)")
     }
 
     @Test("with the server stopped, a made index still answers, and says how old it is")
