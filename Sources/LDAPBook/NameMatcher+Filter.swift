@@ -98,7 +98,12 @@ extension NameMatcher {
                     }
                     continue
                 }
-                var spellings = prefixes.map { LDAPFilter.prefix(attribute.attribute, LDAPValue($0)) }
+                // A full name starts with the first or the last name, whose spellings are asked
+                // for on givenName and sn: on cn, the word only (a third fewer terms, each of
+                // which costs slapd a few index reads: 2.2x to 1.7x ldapsearch's CPU for
+                // `lovelcae` at 1,000,000 entries).
+                let spelt = forgiving || attribute != .commonName ? prefixes : prefixes.filter { $0 == letters || $0 == asTyped }
+                var spellings = spelt.map { LDAPFilter.prefix(attribute.attribute, LDAPValue($0)) }
                 // The letters no accent changes follow, in order, whatever lies between them.
                 if !stable.isEmpty {
                     let chain = LDAPFilter.substrings(attribute.attribute, initial: nil,
