@@ -538,9 +538,11 @@ struct FiledPerson: Sendable {
     init(_ entry: LDAPEntry, uuid: [UInt8], folding: NameFolding) {
         dn = entry.dn.string
         self.uuid = uuid
-        record = PersonRecord(entry: entry)
-        let held = record.heldEntry(dn: entry.dn)
+        let made = PersonRecord(entry: entry)
+        let held = made.heldEntry(dn: entry.dn)
         keys = IndexKeys(of: held, folding: folding)
         order = Candidate.order(of: held, folding: folding)
+        // Only the bytes go on: the entry's values are freed here, on the thread that read them.
+        record = PersonRecord(bytes: made.bytes)
     }
 }
