@@ -28,7 +28,8 @@ extension NameMatcher {
     /// The filter for the people whose first, last or full names may match: see the type's
     /// description. Each term is about as selective as the word typed, so that the server reads
     /// little more than a plain prefix search would (BENCHMARKS.md, workload 6d): the word, or
-    /// the word with one letter written otherwise (``LetterSpellings``), at the start of a name;
+    /// the word with one letter written otherwise (``LetterSpellings``), at the start of a first
+    /// or last name (of a full name, the word as typed);
     /// from four letters anywhere in it, at three after a space, hyphen or apostrophe; a
     /// nickname's formal names. With several words, a word found only inside a name or by a
     /// nickname counts for whom another word finds too (`john smith` asks for the Jacks among

@@ -416,7 +416,9 @@ extension AddressBook {
     /// word matches is not the person meant: `adam smith` never gives Adam Jones's photo.
     /// Nobody's photo is transferred: read the chosen one's with ``photo(of:field:)``.
     public func photoCandidates(of name: NameQuery, field: Field) async throws -> [Person] {
-        let ranking = try await rank(field: nil, name: name)
+        // Those who match every word rank first: the best few hundred hold them, and only they
+        // are read from the index.
+        let ranking = try await rank(field: nil, name: name, limit: Self.photoCandidateLimit * 4)
         if let only = ranking.uniqueFullMatch { return [only.person] }
         var found: [Person] = []
         for candidate in ranking.nameOnly where candidate.score.matchedWords == name.tokens.count {

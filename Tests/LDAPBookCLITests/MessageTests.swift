@@ -53,4 +53,26 @@ struct MessageTests {
         #expect(result.stderr.contains("Nell^JLines ^[[2J"), "\(result.stderr)")
         #expect(!result.stderr.contains("\u{1B}"))
     }
+
+    @Test("A name that many people share lists the best hundred, best first, and says that more match")
+    func manyChoices() async throws {
+        let server = try await CLI.shared()
+        // 120 Mannings, among them Ann, Anna and Anne.
+        let people = (1...117).map { ("Person\($0)", "Manning", [String]()) } + ["Ann", "Anna", "Anne"].map { ($0, "Manning", [String]()) }
+        let (connection, base) = try await CLI.container(server, people: people)
+        await connection.close()
+        let arguments = CLI.connectionArguments(server, base: base)
+        let result = try CLI.run(arguments + ["show", "manning", "--no-input"])
+        #expect(result.status == 3, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("ldapbook: input needed: more than 100 people match \"manning\"") == true, "\(lines.first ?? "")")
+        #expect(lines.count == 102 && lines.last == "  (the best 100 are listed: type more of the name)", "\(lines.suffix(2))")
+        // Whether one alone matches every word is known all the same: Ann, not Anna or Anne.
+        let ann = try CLI.run(arguments + ["show", "ann", "manning", "--no-input"])
+        #expect(ann.status == 0 && ann.stdout.contains("Ann Manning") && !ann.stdout.contains("Anna"), "\(ann.stdout) \(ann.stderr)")
+        let beyond = try CLI.run(arguments + ["show", "manning", "--pick", "101", "--no-input"])
+        #expect(beyond.status != 0 && beyond.stderr.contains("the best 100 are listed"), "\(beyond.stderr)")
+        let picked = try CLI.run(arguments + ["show", "manning", "--pick", "100", "--no-input"])
+        #expect(picked.status == 0, "\(picked.stderr)")
+    }
 }
