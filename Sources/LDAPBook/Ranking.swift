@@ -22,12 +22,16 @@ public struct Ranking: Sendable {
     /// may match: more people may match than were ranked.
     public let isTruncated: Bool
     /// People whose field is populated but whose name does not match; `nil` without a field.
-    public let fieldOnly: FieldOnlyCursor?
+    public internal(set) var fieldOnly: FieldOnlyCursor?
     /// The one person the query means, when only one matches it fully: every word of the
     /// query matched one of their names (``NameScore/isFullMatch``), and nobody else's; or,
     /// among several such people, the only one whose every word matched to a word's end.
     /// `adam smith` means Adam Smith, not every Adam and every Smith.
     public internal(set) var uniqueFullMatch: Candidate?
+
+    /// Whether the name tiers hold everyone the name matches: not when ranked under a limit
+    /// that more people than it matched.
+    public var holdsEveryNameMatch: Bool { nameMatches <= fieldAndName.count + nameOnly.count }
 
     /// The (person, value) pairs of the field-and-name tier, in rank order.
     public var fieldAndNamePairs: [(candidate: Candidate, value: LDAPValue)] {
@@ -357,9 +361,9 @@ extension AddressBook {
     public func rank(field: Field?, name: NameQuery, base: DistinguishedName? = nil,
                      limit: Int? = nil, reading extra: [Field] = [], forgiving: Bool = false,
                      eachKept: (Candidate) -> Void = { _ in }) async throws -> Ranking {
-        // By name alone, the best few: the index reads only them.
-        if field == nil, extra.isEmpty, !forgiving, let limit,
-           let ranking = try await rankFromIndex(name, base: base, limit: limit, eachKept: eachKept) {
+        // The best few: the index reads only them.
+        if extra.isEmpty, !forgiving, let limit,
+           let ranking = try await rankFromIndex(name, field: field, base: base, limit: limit, eachKept: eachKept) {
             return ranking
         }
         var withField = TierCollector(limit: limit), without = TierCollector(limit: limit)

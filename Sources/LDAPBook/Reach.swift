@@ -1,6 +1,11 @@
 import LDAPKit
 
 extension AddressBook {
+    /// The most people of each tier ``reach(field:name:options:presenter:pageSize:action:)``
+    /// lists at first, best first; `m` lists everyone. From the local index only they are
+    /// read: `reach email jo` read the 12,000 people `jo` may mean at 100,000 entries (0.4 s).
+    public static let reachLimit = 100
+
     /// Reaches a person: finds who `name` and `field` mean, resolves to
     /// exactly one value with the presenter's help, and runs `action` on it.
     ///
@@ -50,7 +55,14 @@ extension AddressBook {
         let field = try await field(named: fieldName)
         let query = try NameQuery(name)
         if let value = options.value { try field.validate([value]) }
-        let ranking = try await rank(field: field, name: query).preferring(options.remembered)
+        // The best few of each tier, which is all the index reads, unless a value is meant (its
+        // holder may be anyone) or a remembered choice is not among them.
+        var ranking = try await rank(field: field, name: query, limit: options.value == nil ? Self.reachLimit : nil)
+        if !ranking.holdsEveryNameMatch, !options.remembered.isEmpty {
+            let listed = Set((ranking.fieldAndName + ranking.nameOnly).map(\.person.dn.string))
+            if options.remembered.contains(where: { !listed.contains($0) }) { ranking = try await rank(field: field, name: query) }
+        }
+        ranking = ranking.preferring(options.remembered)
         let flow = ReachFlow(book: self, field: field, query: query, ranking: ranking, options: options,
                              presenter: presenter, pageSize: max(pageSize, 1))
         do {
@@ -198,8 +210,14 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         endedByDecline = false
         let items = ranking.fieldAndNamePairs.map { ReachMenu.Item.value($0.candidate, $0.value) }
             + ranking.nameOnly.map { ReachMenu.Item.person($0) }
-        let menu = ReachMenu(kind: .values, field: field, query: query, items: items, moreAvailable: false)
+        // The best of many: everyone on request.
+        let limited = !ranking.holdsEveryNameMatch
+        let menu = ReachMenu(kind: .values, field: field, query: query, items: items, moreAvailable: limited, bestOnly: limited)
         switch try await presenter.choose(from: menu) {
+        case .showMore where limited:
+            ranking = try await book.rank(field: field, name: query).preferring(options.remembered)
+            related = nil
+            return try await chooseValue()
         case .item(let index) where items.indices.contains(index):
             switch items[index] {
             case .value(let candidate, let value):

@@ -122,6 +122,9 @@ public struct ReachMenu: Sendable {
     public let items: [Item]
     /// Whether more field-only people can be loaded with ``Choice/showMore``.
     public let moreAvailable: Bool
+    /// Whether the items are only the best of the people the name matches, and
+    /// ``Choice/showMore`` lists everyone: a choice beyond them is made in that list.
+    public var bestOnly = false
 }
 
 /// What step 5 asks for.

@@ -100,11 +100,20 @@ final class CommandLinePresenter: ReachPresenter {
             taken += 1
             return answers.picks[taken - 1]
         }
-        if let pick { return .item(try Self.item(pick, in: menu)) }
+        if let pick {
+            do {
+                return .item(try Self.item(pick, in: menu))
+            } catch where menu.bestOnly && Int(pick) == nil {
+                // A DN or value not among the best listed: the list of everyone takes it.
+                picksTaken.withLock { $0 -= 1 }
+                return .showMore
+            }
+        }
         let title = menu.kind == .values
             ? "Which \(menu.field.name) for \"\(menu.query)\"?"
             : "Who is \"\(menu.query)\"? (choose to fill in what is missing)"
         let listing = items.enumerated().map { "  \($0.offset + 1)) \($0.element.title) — \($0.element.detail ?? "")" }
+            + (menu.bestOnly ? ["  (more match: the best are listed; a DN or a value picks from everyone)"] : [])
             + ["  (--pick N, a DN or a value; or --new to add a new entry)"]
         let prompter = try askOrFail(title, listing)
         switch try await prompter.pick(title: title, items: items, extraAction: "add new entry",

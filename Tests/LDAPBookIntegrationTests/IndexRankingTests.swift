@@ -93,10 +93,24 @@ struct IndexRankingTests {
         let book = AddressBook(connection: connection, configuration: .init(peopleBase: base, index: index))
         try await book.updateIndex()
 
+        // With a field the index holds, each tier is the best of its own (reach).
+        let fields = [try await book.field(named: "email"), try await book.field(named: "phone")]
+        func dns(_ candidates: some Sequence<Candidate>) -> [String] { candidates.map(\.person.dn.string) }
         func compare(_ queries: [String], limits: [Int]) async throws -> Int {
             var compared = 0
             for text in queries {
                 let query = try NameQuery(text)
+                for field in fields {
+                    let all = try await book.rank(field: field, name: query)
+                    for limit in limits where limit > 1 {
+                        let some = try await book.rank(field: field, name: query, limit: limit)
+                        let said = "\(text), \(field.name), best \(limit)"
+                        #expect(dns(some.fieldAndName) == dns(all.fieldAndName.prefix(limit)), "\(said)")
+                        #expect(dns(some.nameOnly) == dns(all.nameOnly.prefix(limit)), "\(said)")
+                        #expect(some.uniqueFullMatch?.person.dn == all.uniqueFullMatch?.person.dn, "\(said)")
+                        #expect(some.holdsEveryNameMatch == (all.fieldAndName.count <= limit && all.nameOnly.count <= limit), "\(said)")
+                    }
+                }
                 let everyone = try await book.rank(field: nil, name: query)
                 for limit in limits {
                     let best = try await book.rank(field: nil, name: query, limit: limit)
