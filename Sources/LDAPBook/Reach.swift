@@ -255,14 +255,21 @@ private final class ReachFlow<Presenter: ReachPresenter> {
     private func choosePerson(_ initial: [Candidate]) async throws -> (Person, LDAPValue)? {
         var people = initial
         while true {
-            let more = await ranking.fieldOnly?.hasMore ?? false
+            // The best of many name matches: everyone first, then more field-only people.
+            let limited = !ranking.holdsEveryNameMatch
+            let fieldOnlyMore = await ranking.fieldOnly?.hasMore ?? false
+            let more = limited || fieldOnlyMore
             let menu = ReachMenu(kind: .people, field: field, query: query, items: people.map { .person($0) },
-                                 moreAvailable: more)
+                                 moreAvailable: more, bestOnly: limited)
             switch try await presenter.choose(from: menu) {
             case .item(let index) where people.indices.contains(index):
                 return try await edit(people[index])
             case .addNewEntry:
                 return try await create()
+            case .showMore where limited:
+                ranking = try await book.rank(field: field, name: query).preferring(options.remembered)
+                related = nil
+                people = ranking.nameOnly + (try await relatedPeople())
             case .showMore where more:
                 people += try await ranking.fieldOnly?.more(pageSize) ?? []
             case .item, .showMore, .cancel:

@@ -74,5 +74,12 @@ struct MessageTests {
         #expect(beyond.status != 0 && beyond.stderr.contains("the best 100 are listed"), "\(beyond.stderr)")
         let picked = try CLI.run(arguments + ["show", "manning", "--pick", "100", "--no-input"])
         #expect(picked.status == 0, "\(picked.stderr)")
+        // reach lists the best too, and a DN past them is picked from everyone.
+        let reach = try CLI.run(arguments + ["reach", "email", "manning", "--no-input"])
+        #expect(reach.status == 3 && reach.stderr.contains("(more match: the best are listed"), "\(reach.stderr.suffix(300))")
+        let last = base.child("cn", LDAPValue("Person99 Manning"))
+        #expect(!reach.stderr.contains(last.string), "Person99 ranks last among equals (by first name)")
+        let filled = try CLI.run(arguments + ["reach", "email", "manning", "--pick", last.string, "--no-input", "--no-history"])
+        #expect(filled.status == 3 && filled.stderr.contains("Person99"), "\(filled.stdout) \(filled.stderr)")
     }
 }
