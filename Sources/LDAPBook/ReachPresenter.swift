@@ -105,8 +105,9 @@ public struct ReachMenu: Sendable {
         case item(Int)
         /// Add a new entry (step 6).
         case addNewEntry
-        /// Load more field-only people (only when ``moreAvailable``): more whose value relates
-        /// to the name, then, on request, anyone with the field.
+        /// Load more (only when ``moreAvailable``): everyone the name matches when the list
+        /// holds only the best of them (``bestOnly``); else more field-only people, whose
+        /// value relates to the name, then, on request, anyone with the field.
         case showMore
         /// Stop: nothing is written.
         case cancel
@@ -120,7 +121,7 @@ public struct ReachMenu: Sendable {
     public let query: NameQuery
     /// The items, in rank order.
     public let items: [Item]
-    /// Whether more field-only people can be loaded with ``Choice/showMore``.
+    /// Whether more people can be loaded with ``Choice/showMore``.
     public let moreAvailable: Bool
     /// Whether the items are only the best of the people the name matches, and
     /// ``Choice/showMore`` lists everyone: a choice beyond them is made in that list.
