@@ -354,12 +354,11 @@ private final class BatchWriter: @unchecked Sendable {
     func submit(_ batch: [FiledPerson]) throws {
         if let error = failure.withLock({ $0 }) { throw error }
         room.wait()
-        // Freed here, when `filed` goes, outside the lock.
-        let filed = spent.withLock { batches in
+        // Freed here, once the lock is let go.
+        _ = spent.withLock { batches in
             defer { batches = [] }
             return batches
         }
-        _ = filed
         queue.async { [self] in
             defer { room.signal() }
             guard failure.withLock({ $0 == nil }) else { return }

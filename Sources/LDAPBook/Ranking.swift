@@ -265,7 +265,13 @@ extension AddressBook {
                 }
                 if matched > 0 || attempt == 1 { break }
                 // While another sync brings it up to date, the index is taken as it is.
-                guard (try? await refreshIndexBeforeConcluding()) == true else { break }
+                let refreshed: Bool
+                do {
+                    refreshed = try await refreshIndexBeforeConcluding()
+                } catch is PeopleIndex.SyncUnderWay {
+                    refreshed = false
+                }
+                guard refreshed else { break }
             }
             return false
         }

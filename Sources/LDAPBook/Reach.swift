@@ -196,6 +196,12 @@ private final class ReachFlow<Presenter: ReachPresenter> {
 
     private var related: [Candidate]?
 
+    /// Ranks everyone the name matches, when the lists held only the best (`m`).
+    private func rankEveryone() async throws {
+        ranking = try await book.rank(field: field, name: query).preferring(options.remembered)
+        related = nil
+    }
+
     /// Step 1: confirm; declining opens the list of steps 2 and 3.
     private func confirmOrList(_ candidate: Candidate, _ value: LDAPValue) async throws -> (Person, LDAPValue)? {
         let (value, added) = meant(candidate.person, value)
@@ -215,8 +221,7 @@ private final class ReachFlow<Presenter: ReachPresenter> {
         let menu = ReachMenu(kind: .values, field: field, query: query, items: items, moreAvailable: limited, bestOnly: limited)
         switch try await presenter.choose(from: menu) {
         case .showMore where limited:
-            ranking = try await book.rank(field: field, name: query).preferring(options.remembered)
-            related = nil
+            try await rankEveryone()
             return try await chooseValue()
         case .item(let index) where items.indices.contains(index):
             switch items[index] {
@@ -267,8 +272,7 @@ private final class ReachFlow<Presenter: ReachPresenter> {
             case .addNewEntry:
                 return try await create()
             case .showMore where limited:
-                ranking = try await book.rank(field: field, name: query).preferring(options.remembered)
-                related = nil
+                try await rankEveryone()
                 people = ranking.nameOnly + (try await relatedPeople())
             case .showMore where more:
                 people += try await ranking.fieldOnly?.more(pageSize) ?? []

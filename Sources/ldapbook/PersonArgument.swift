@@ -39,7 +39,7 @@ enum PersonArgument {
         } else {
             // Several people, or one found only by a nickname or through a typo: a guess is asked.
             chosen = try await choose(among: ranking.nameOnly.map(\.person), named: text, parsed: parsed,
-                                      more: ranking.nameMatches > ranking.nameOnly.count)
+                                      more: !ranking.holdsEveryNameMatch)
         }
         // As the server has them now: the person a stale index named is checked there.
         return try await book.confirmed(chosen, fields: fields)
