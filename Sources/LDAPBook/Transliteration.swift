@@ -11,20 +11,43 @@ import Synchronization
 /// Each transform costs ICU some ten microseconds, so every text is transliterated once per
 /// process and remembered; the local index stores what it worked out (``remember(_:latin:)``),
 /// so that a lookup over it asks ICU nothing.
+///
+/// Chinese characters are the exception in cost: the first text with one makes ICU build its
+/// Han-Latin transform, some 60 ms of a process (every other script's takes a millisecond at
+/// most). A lookup's ranking asks for them only where they are known (`buildingHan: false`):
+/// over the index they always are; through the server, people found by their other names are
+/// ranked by those, unless the query itself was typed in Chinese characters.
 enum Transliteration {
     private static let known = Mutex<[String: String?]>([:])
+    /// Whether ICU's Han-Latin transform is built in this process: then it costs no more than
+    /// any other.
+    private static let hanBuilt = Atomic<Bool>(false)
 
     /// The most texts remembered.
     private static let capacity = 100_000
 
     /// `text` in Latin letters, or `nil` when it has no letter of another script (it is Latin
     /// already, or has no letters).
-    static func latin(of text: String) -> String? {
+    /// Without `buildingHan`, text with a Chinese character has none unless it was worked out
+    /// already, or the transform is built.
+    static func latin(of text: String, buildingHan: Bool = true) -> String? {
         guard text.unicodeScalars.contains(where: NameFolding.isOtherScriptLetter) else { return nil }
         if let remembered = known.withLock({ $0[text] }) { return remembered }
+        let han = text.unicodeScalars.contains(where: isHan)
+        if han && !buildingHan && !hanBuilt.load(ordering: .relaxed) { return nil }
         let latin = transform(text)
+        if han { hanBuilt.store(true, ordering: .relaxed) }
         remember(text, latin: latin)
         return latin
+    }
+
+    /// Whether `scalar` is a Chinese character (Han: the unified ideographs, their extensions
+    /// and the compatibility ones), which ICU's Any-Latin hands to its Han-Latin transform.
+    static func isHan(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x323AF: true
+        default: false
+        }
     }
 
     /// Remembers that `text` is `latin` in Latin letters (or has no such form).
