@@ -105,6 +105,13 @@ extension PeopleIndex {
             var shelves: [Int: [UInt8]] = [:]
             /// Whether lists were written already, to be appended to.
             var flushed = false
+            /// Everyone filed, by the start of their order (``Candidate/order``), for their
+            /// positions. (Someone the server sent twice is here twice, the first time under an
+            /// id whose row was replaced: a position nobody is found at.)
+            var placed: [Placed] = []
+            /// Each id's whole order and DN (the first id's first), for the few alike in the start
+            /// of their orders.
+            var whole: [(order: [UInt8], dn: String)] = []
         }
 
         /// The most ids a full load gathers before it writes them: some 100,000 people's.
@@ -133,6 +140,8 @@ extension PeopleIndex {
             // A replaced row (the server sent someone twice) leaves its id in lists: harmless,
             // it finds no row, and its keys were the same person's.
             load.nextID += 1
+            load.placed.append(Placed(person.order, id: id))
+            load.whole.append((person.order, person.dn))
             for key in keys.keys {
                 let posting = Int32(load.ids.count)
                 load.ids.append(id)
@@ -157,24 +166,22 @@ extension PeopleIndex {
         /// Writes what the full load has gathered: each key's ids appended to its row.
         func flushLoad() throws {
             guard let load else { return }
-            // In key order, so that the table's pages are written from first to last: sorted by
-            // their first eight bytes as an integer, and only keys alike there by all their
-            // bytes (comparing every pair's bytes took a third of the writing). The arrays are
-            // read as locals: each read of the load's own, a class's, was checked for
+            // In key order, so that the table's pages are written from first to last; put in
+            // order on another thread while this one writes (``LoadedPostings``). The arrays
+            // are read as locals: each read of the load's own, a class's, was checked for
             // exclusive access.
-            let (keys, lastPosting, filed, previous) = (load.keys, load.lastPosting, load.ids, load.previous)
-            var order = keys.indices.map { place in (first: Candidate.SortKey.integer(keys[place].bytes, from: 0), place: place) }
-            order.sort { lhs, rhs in lhs.first != rhs.first ? lhs.first < rhs.first : keys[lhs.place] < keys[rhs.place] }
-            var ids: [Int64] = []
-            for (_, place) in order {
-                ids.removeAll(keepingCapacity: true)
-                var posting = lastPosting[place]
-                while posting >= 0 {
-                    ids.append(filed[Int(posting)])
-                    posting = previous[Int(posting)]
+            let (keys, appending) = (load.keys, load.flushed)
+            let lists = LoadedPostings(keys: keys, lastPosting: load.lastPosting, ids: load.ids, previous: load.previous)
+            let select = appending ? try statement("SELECT ids FROM postings WHERE key = ?") : nil
+            let write = try statement(appending ? "INSERT OR REPLACE INTO postings(key, ids) VALUES (?, ?)"
+                                                : "INSERT INTO postings(key, ids) VALUES (?, ?)")
+            var list: [UInt8] = []
+            for number in 0..<lists.blockCount {
+                let block = lists.take(number)
+                for index in block.places.indices {
+                    try appendLoaded(block.ids(at: index), to: keys[Int(block.places[index])].bytes, in: &list,
+                                     select: select, write: write)
                 }
-                ids.reverse()
-                try appendLoaded(ids, to: keys[place].bytes, appending: load.flushed)
             }
             for (length, words) in load.shelves {
                 let key = Vocabulary.shelfKey(length: length)
@@ -192,23 +199,24 @@ extension PeopleIndex {
             load.flushed = true
         }
 
-        /// Writes `ids` (ascending, after any the key has) under `key`: a new row, or, when
-        /// earlier batches were written (`appending`), the row it has with them appended.
-        private func appendLoaded(_ ids: [Int64], to key: [UInt8], appending: Bool) throws {
-            var list: [UInt8] = []
-            var last: Int64 = 0
-            if appending {
-                let select = try statement("SELECT ids FROM postings WHERE key = ?")
+        /// Writes `ids` (ascending, after any the key has) under `key` with `write`: a new row,
+        /// or, when earlier batches were written, the row `select` reads with them appended.
+        /// `list` is where the row is put together, its room kept from one key to the next.
+        private func appendLoaded(_ ids: ArraySlice<Int64>, to key: [UInt8], in list: inout [UInt8],
+                                  select: SQLiteStatement?, write: SQLiteStatement) throws {
+            list.removeAll(keepingCapacity: true)
+            if let select {
+                var last: Int64 = 0
                 try select.bind(blob: key, at: 1)
                 if try select.step() {
                     list = select.bytes(at: 0)
                     last = Postings.decode(list).last ?? 0
                 }
                 select.reset()
+                Postings.append(ids.filter { $0 > last }, to: &list, after: last)
+            } else {
+                Postings.append(ids, to: &list, after: 0)
             }
-            Postings.append(appending ? ids.filter { $0 > last } : ids, to: &list, after: last)
-            let write = try statement(appending ? "INSERT OR REPLACE INTO postings(key, ids) VALUES (?, ?)"
-                                                : "INSERT INTO postings(key, ids) VALUES (?, ?)")
             try write.bind(blob: key, at: 1)
             try write.bind(blob: list, at: 2)
             try write.run()
@@ -216,9 +224,18 @@ extension PeopleIndex {
 
         /// Ends a full load: what is gathered is written.
         func finishFullLoad() throws {
+            guard let load else { return }
+            // Everyone's position is worked out on another thread while the lists are written.
+            let (placed, whole, base) = (load.placed, load.whole, base)
+            let sorting = Concurrently {
+                Self.sorted(placed) { id in
+                    let (order, dn) = whole[Int(id) - 1]
+                    return (order, Self.asLookedUp(Self.absolute(Self.relative(dn, to: base), to: base)))
+                }
+            }
             try flushLoad()
-            load = nil
-            try updatePositions()
+            self.load = nil
+            try writePositions(sorting.value())
         }
 
         /// Whether a full load is under way.
@@ -342,21 +359,32 @@ extension PeopleIndex {
         /// sorted (at the end of a sync that added or renamed someone).
         func updatePositions() throws {
             guard try !hasPositions() else { return }
-            // Sorted by the orders' first sixteen bytes as integers, which most people's differ
-            // in; only those alike there are compared whole, and namesakes by DN (read for them
-            // alone, parsed as a lookup gives them back). Comparing a million orders whole took
-            // three seconds of a sync.
-            var people: [(first: UInt64, second: UInt64, id: Int64)] = []
+            var people: [Placed] = []
             let select = try statement("SELECT id, sortkey FROM people")
             while try select.step() {
                 let id = select.int64(at: 0)
-                let (first, second) = select.withBytes(at: 1) { order in
-                    (Candidate.SortKey.integer(order, from: 0), Candidate.SortKey.integer(order, from: 8))
-                }
-                people.append((first, second, id))
+                people.append(select.withBytes(at: 1) { order in Placed(order, id: id) })
             }
             select.reset()
-            people.sort { ($0.first, $0.second) < ($1.first, $1.second) }
+            try writePositions(Self.sorted(people, whole: orderAndDN(id:)))
+        }
+
+        /// A person by the start of their order: its first sixteen bytes as two integers.
+        struct Placed: Sendable {
+            var first: UInt64, second: UInt64, id: Int64
+
+            init<Order: RandomAccessCollection<UInt8>>(_ order: Order, id: Int64) where Order.Index == Int {
+                (first, second) = (Candidate.SortKey.integer(order, from: 0), Candidate.SortKey.integer(order, from: 8))
+                self.id = id
+            }
+        }
+
+        /// `people` in order: by the start of their orders, which most people's differ in, and
+        /// only those alike there by their whole orders (`whole` gives a person's, and their DN
+        /// as a lookup gives it back) and then, namesakes, by DN. Comparing a million orders
+        /// whole took three seconds of a sync.
+        static func sorted(_ people: [Placed], whole: (Int64) throws -> (order: [UInt8], dn: String)) rethrows -> [Placed] {
+            var people = people.sorted { ($0.first, $0.second) < ($1.first, $1.second) }
             var start = 0
             while start < people.count {
                 var end = start + 1
@@ -365,7 +393,7 @@ extension PeopleIndex {
                 }
                 if end - start > 1 {
                     var alike: [Int64: (order: [UInt8], dn: String)] = [:]
-                    for person in people[start..<end] { alike[person.id] = try orderAndDN(id: person.id) }
+                    for person in people[start..<end] { alike[person.id] = try whole(person.id) }
                     people[start..<end].sort { lhs, rhs in
                         let left = alike[lhs.id] ?? ([], ""), right = alike[rhs.id] ?? ([], "")
                         if left.order != right.order { return left.order.lexicographicallyPrecedes(right.order) }
@@ -374,6 +402,11 @@ extension PeopleIndex {
                 }
                 start = end
             }
+            return people
+        }
+
+        /// Writes the positions of `people`, in order (``sorted(_:whole:)``).
+        private func writePositions(_ people: [Placed]) throws {
             let largest = people.lazy.map(\.id).max() ?? 0
             guard largest < Int64(UInt32.max) else { return }
             // Position 0 is nobody's: an id without a place (there is none) is read, not ranked.
@@ -397,8 +430,12 @@ extension PeopleIndex {
             try select.bind(id, at: 1)
             defer { select.reset() }
             guard try select.step() else { return ([], "") }
-            let dn = absolute(select.text(at: 1))
-            return (select.bytes(at: 0), (try? DistinguishedName(parsing: dn))?.string ?? dn)
+            return (select.bytes(at: 0), Self.asLookedUp(absolute(select.text(at: 1))))
+        }
+
+        /// `dn` as a lookup gives it back: parsed, as ``entry(id:)`` parses it.
+        static func asLookedUp(_ dn: String) -> String {
+            (try? DistinguishedName(parsing: dn))?.string ?? dn
         }
 
         /// The ids under `key`.
@@ -501,9 +538,13 @@ extension PeopleIndex {
             return entry
         }
 
+        private func relative(_ dn: String) -> String { Self.relative(dn, to: base) }
+
+        private func absolute(_ kept: String) -> String { Self.absolute(kept, to: base) }
+
         /// The DN as kept: without the base it ends with (most do), else whole after a `=`,
         /// which no relative DN starts with.
-        private func relative(_ dn: String) -> String {
+        private static func relative(_ dn: String, to base: String) -> String {
             let suffix = "," + base
             // The DN's last bytes, as many as the suffix has (a letter that lowers to more or
             // fewer bytes, ẞ to ß, makes them another name).
@@ -514,7 +555,8 @@ extension PeopleIndex {
             return "=" + dn
         }
 
-        private func absolute(_ kept: String) -> String {
+        /// The DN kept as `kept`, whole again.
+        private static func absolute(_ kept: String, to base: String) -> String {
             kept.hasPrefix("=") ? String(kept.dropFirst()) : kept + "," + base
         }
     }
