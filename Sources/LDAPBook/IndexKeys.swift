@@ -5,7 +5,7 @@ import LDAPKit
 /// can be taken out again.
 ///
 /// - **Name keys**: for every value of a name attribute, in each of its forms (as folded,
-///   with letters spelt out, in Latin letters: ``NameMatcher/otherForms(of:folded:folding:buildingHan:)``),
+///   with letters spelt out, in Latin letters: ``NameMatcher/otherForms(of:folded:folding:transliterating:)``),
 ///   from the start of each of its words, the folded letters to the value's end, at most
 ///   ``maximumKeyLength`` bytes: `vanderberg`, `derberg`, `berg` for van der Berg, so that a
 ///   query word is looked up as a prefix of a key (`vande`, `dejong`, `berg`). A full or

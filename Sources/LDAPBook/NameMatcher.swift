@@ -130,7 +130,7 @@ public struct NameMatcher: Sendable {
                     }
                 }
                 guard attribute != .email, spellingsTyped || name.hasSpelledOutLetters || name.hasOtherScripts else { return }
-                let forms = Self.otherForms(of: value, folded: name, folding: folding, buildingHan: false)
+                let forms = Self.otherForms(of: value, folded: name, folding: folding, transliterating: false)
                 for index in tokens.indices {
                     for form in forms {
                         if let match = Self.match(tokens[index], in: form.name, words: 0..<form.name.foldedWords.count,
@@ -207,9 +207,9 @@ public struct NameMatcher: Sendable {
     }
 
     /// The value's other forms worth matching: its letters spelt out, and its Latin
-    /// transliteration, each folded; without `buildingHan`, a transliteration of Chinese
-    /// characters only where it is known (``Transliteration/latin(of:buildingHan:)``).
-    static func otherForms(of value: LDAPValue, folded name: FoldedName, folding: NameFolding, buildingHan: Bool = true)
+    /// transliteration, each folded; without `transliterating`, only a transliteration known
+    /// already (``Transliteration/latin(of:computing:)``).
+    static func otherForms(of value: LDAPValue, folded name: FoldedName, folding: NameFolding, transliterating: Bool = true)
         -> [(name: FoldedName, kind: MatchKind)]
     {
         guard name.hasSpelledOutLetters || name.hasOtherScripts, let text = value.string else { return [] }
@@ -217,7 +217,7 @@ public struct NameMatcher: Sendable {
         if name.hasSpelledOutLetters, let spelled = NameFolding.spelledOut(text) {
             forms.append((folding.fold(spelled), .spelledOut))
         }
-        if name.hasOtherScripts, let latin = Transliteration.latin(of: text, buildingHan: buildingHan) {
+        if name.hasOtherScripts, let latin = Transliteration.latin(of: text, computing: transliterating) {
             let transliterated = folding.fold(latin)
             if !transliterated.isEmpty { forms.append((transliterated, .transliterated)) }
         }
@@ -233,7 +233,7 @@ public struct NameMatcher: Sendable {
                 guard attribute != .email else { return }
                 folding.fold(value, into: &name)
                 let forms = [(name: name, kind: MatchKind.direct)]
-                    + Self.otherForms(of: value, folded: name, folding: folding, buildingHan: false)
+                    + Self.otherForms(of: value, folded: name, folding: folding, transliterating: false)
                 for index in open {
                     for form in forms {
                         for word in form.name.foldedWords.indices {

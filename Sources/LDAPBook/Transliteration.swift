@@ -12,42 +12,27 @@ import Synchronization
 /// process and remembered; the local index stores what it worked out (``remember(_:latin:)``),
 /// so that a lookup over it asks ICU nothing.
 ///
-/// Chinese characters are the exception in cost: the first text with one makes ICU build its
-/// Han-Latin transform, some 60 ms of a process (every other script's takes a millisecond at
-/// most). A lookup's ranking asks for them only where they are known (`buildingHan: false`):
-/// over the index they always are; through the server, people found by their other names are
-/// ranked by those, unless the query itself was typed in Chinese characters.
+/// The first transform of a process costs more: ICU registers its transforms (some 4 ms) and
+/// builds the script's (Han-Latin, the pinyin of Chinese characters, some 60 ms; every other a
+/// millisecond at most). So a lookup's ranking takes only the transliterations known
+/// (`computing: false`): over the index, all of them, read with each person; through the
+/// server, none, and the people the server found by their names as stored are ranked by those.
 enum Transliteration {
     private static let known = Mutex<[String: String?]>([:])
-    /// Whether ICU's Han-Latin transform is built in this process: then it costs no more than
-    /// any other.
-    private static let hanBuilt = Atomic<Bool>(false)
 
     /// The most texts remembered.
     private static let capacity = 100_000
 
     /// `text` in Latin letters, or `nil` when it has no letter of another script (it is Latin
     /// already, or has no letters).
-    /// Without `buildingHan`, text with a Chinese character has none unless it was worked out
-    /// already, or the transform is built.
-    static func latin(of text: String, buildingHan: Bool = true) -> String? {
+    /// Without `computing`, only one known already (remembered) is given.
+    static func latin(of text: String, computing: Bool = true) -> String? {
         guard text.unicodeScalars.contains(where: NameFolding.isOtherScriptLetter) else { return nil }
         if let remembered = known.withLock({ $0[text] }) { return remembered }
-        let han = text.unicodeScalars.contains(where: isHan)
-        if han && !buildingHan && !hanBuilt.load(ordering: .relaxed) { return nil }
+        guard computing else { return nil }
         let latin = transform(text)
-        if han { hanBuilt.store(true, ordering: .relaxed) }
         remember(text, latin: latin)
         return latin
-    }
-
-    /// Whether `scalar` is a Chinese character (Han: the unified ideographs, their extensions
-    /// and the compatibility ones), which ICU's Any-Latin hands to its Han-Latin transform.
-    static func isHan(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x323AF: true
-        default: false
-        }
     }
 
     /// Remembers that `text` is `latin` in Latin letters (or has no such form).
