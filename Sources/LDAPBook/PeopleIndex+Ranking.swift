@@ -129,10 +129,19 @@ final class IndexedCandidates {
     private let words: Int
     /// One more than the largest id: an id in a list beyond it is a damaged list's.
     private let people: Int
-    /// Each person's bits for each word, by id.
-    private var bits: [WordBits]
+    /// The bits of each person for each word, `words` to a person: by id when
+    /// ``bitsByID``, else in the order first named (``named``).
+    private var bits: [WordBits] = []
+    /// Whether ``bits`` are everyone's, by id: when the lists the words found may name an
+    /// eighth of everyone or more. Else they are those named's, found by ``places``. Among a
+    /// million people, everyone's bits (zeroed and faulted in page by page, then unmapped)
+    /// took longer than the rest of a lookup of `john smith`; for the 121,000 `jo` names, a
+    /// table of their places missed the cache more than everyone's bits did.
+    private let bitsByID: Bool
     /// Whom any key named, in the order first named.
     private var named: [Int64] = []
+    /// Each id named: its place in ``named`` (unless ``bitsByID``).
+    private var places: PlaceTable
     /// Whether the address keys were read.
     private(set) var addressesRead = false
     /// Until the addresses are read, a bound of everyone no name key named: an address may
@@ -162,7 +171,14 @@ final class IndexedCandidates {
         self.lookups = lookups
         self.people = people
         words = lookups.count
-        bits = [WordBits](repeating: [], count: people * lookups.count)
+        let bytes = try Self.listBytes(.name, of: lookups, in: store)
+        bitsByID = min(bytes, people) >= people / 8
+        if bitsByID {
+            bits = [WordBits](repeating: [], count: people * words)
+            places = PlaceTable(people: 1, bytes: 0)
+        } else {
+            places = PlaceTable(people: people, bytes: bytes)
+        }
         try file(.name)
         let spanned = try spans(from: 0)
         // A word typed with an `@` is looked up in addresses alone: read them now.
@@ -234,11 +250,14 @@ final class IndexedCandidates {
         case .mayBeFull: mayBeFull
         case .mayBeExactFull: mayBeExactFull
         }
-        var ids = named.makeIterator()
+        var place = 0
+        let end = named.count
         return AnyIterator { () -> IndexedCandidate? in
-            while left > 0, let id = ids.next() {
+            while left > 0, place < end {
+                let id = self.named[place]
+                place += 1
                 guard !self.taken.contains(id) else { continue }
-                let candidate = self.candidate(id, position: 0)
+                let candidate = self.candidate(at: place - 1, position: 0)
                 switch which {
                 case .named: break
                 case .mayBeFull: guard candidate.mayBeFull else { continue }
@@ -258,22 +277,23 @@ final class IndexedCandidates {
         guard !addressesRead else { return [] }
         addressesRead = true
         let before = named.count
+        if !bitsByID { places.reserve(bytes: try Self.listBytes(.address, of: lookups, in: store)) }
         try file(.address)
         _ = try spans(from: before)
         assessed = [:]
         assessedWords = [Assessment?](repeating: nil, count: 512)
         arrange()
-        return named[before...].map { candidate($0, position: 0) }
+        return (before..<named.count).map { candidate(at: $0, position: 0) }
     }
 
     // MARK: Filing
 
     /// Files the people under each key of `kind` the words' forms are prefixes of.
     private func file(_ kind: Postings.Kind) throws {
-        let (words, people) = (self.words, self.people)
-        var bits = self.bits, named = self.named
-        self.bits = []
-        defer { (self.bits, self.named) = (bits, named) }
+        let (words, people, bitsByID) = (self.words, self.people, self.bitsByID)
+        var bits = self.bits, named = self.named, places = self.places
+        (self.bits, self.places) = ([], PlaceTable(people: 1, bytes: 0))
+        defer { (self.bits, self.named, self.places) = (bits, named, places) }
         for (index, forms) in lookups.enumerated() {
             for (form, lookup) in forms {
                 try store.forEachKey(prefix: IndexKeys.key(kind, form[...])) { key, list in
@@ -283,13 +303,29 @@ final class IndexedCandidates {
                     Postings.forEachID(in: list) { id in
                         // An id beyond the largest is a damaged list's: it names nobody.
                         guard id > 0, id < people else { return }
-                        let at = Int(id) * words
-                        if (0..<words).allSatisfy({ !bits[at + $0].matched }) { named.append(id) }
-                        bits[at + index].take(found)
+                        if bitsByID {
+                            let at = Int(id) * words
+                            if (0..<words).allSatisfy({ !bits[at + $0].matched }) { named.append(id) }
+                            bits[at + index].take(found)
+                            return
+                        }
+                        let (place, isNew) = places.place(of: id, orNew: named.count)
+                        if isNew {
+                            named.append(id)
+                            for _ in 0..<words { bits.append([]) }
+                        }
+                        bits[place * words + index].take(found)
                     }
                 }
             }
         }
+    }
+
+    /// How many bytes the lists of the keys of `kind` the words' forms are prefixes of hold,
+    /// in all: as many as the ids they hold, at least.
+    private static func listBytes(_ kind: Postings.Kind, of lookups: [[(form: [UInt8], lookup: IndexLookup)]],
+                                  in store: PeopleIndex.Store) throws -> Int {
+        try lookups.joined().reduce(0) { $0 + (try store.listBytes(prefix: IndexKeys.key(kind, $1.form[...]))) }
     }
 
     /// A full or display name that is the first name and the last joined has no keys of its
@@ -303,7 +339,8 @@ final class IndexedCandidates {
         self.bits = []
         defer { self.bits = bits }
         var unnamed = false
-        let later = start > 0 ? Set(named[start...]) : nil
+        let bitsByID = self.bitsByID
+        let later = bitsByID && start > 0 ? Set(named[start...]) : nil
         for (index, forms) in lookups.enumerated() {
             for (form, lookup) in forms {
                 let typed: Bool
@@ -320,11 +357,18 @@ final class IndexedCandidates {
                         if parsed.nameClass.isWholeName { spanning.insert(.whole) }
                         if typed && !parsed.nameClass.isOtherForm { spanning.insert(.accents) }
                         Postings.forEachID(in: list) { id in
-                            guard id > 0, id < people, later?.contains(id) ?? true else { return }
-                            let at = Int(id) * words
-                            if (0..<words).contains(where: { bits[at + $0].matched }) {
-                                bits[at + index].take(spanning)
-                            } else {
+                            guard id > 0, id < people else { return }
+                            if bitsByID {
+                                guard later?.contains(id) ?? true else { return }
+                                let at = Int(id) * words
+                                if (0..<words).contains(where: { bits[at + $0].matched }) {
+                                    bits[at + index].take(spanning)
+                                } else {
+                                    unnamed = true
+                                }
+                            } else if let place = self.places.place(of: id) {
+                                if place >= start { bits[place * words + index].take(spanning) }
+                            } else if start == 0 {
                                 unnamed = true
                             }
                         }
@@ -346,8 +390,8 @@ final class IndexedCandidates {
         var last: (bound: UInt64, place: Int)?
         mayBeFull = 0
         mayBeExactFull = 0
-        for id in named where taken.isEmpty || !taken.contains(id) {
-            let assessment = assessment(of: id)
+        for (person, id) in named.enumerated() where taken.isEmpty || !taken.contains(id) {
+            let assessment = assessment(bitsAt: bitsOffset(ofPlace: person))
             let place: Int
             if let last, last.bound == assessment.bound {
                 place = last.place
@@ -402,16 +446,30 @@ final class IndexedCandidates {
         for parent in stride(from: level.count / 2 - 1, through: 0, by: -1) { siftDown(parent) }
     }
 
+    /// The candidate with `id`, someone named.
     private func candidate(_ id: Int64, position: UInt32) -> IndexedCandidate {
-        let assessment = assessment(of: id)
+        candidate(id, bitsAt: (bitsByID ? Int(id) : places.place(of: id) ?? 0) * words, position: position)
+    }
+
+    /// The candidate at `place` in ``named``.
+    private func candidate(at place: Int, position: UInt32) -> IndexedCandidate {
+        candidate(named[place], bitsAt: bitsOffset(ofPlace: place), position: position)
+    }
+
+    private func candidate(_ id: Int64, bitsAt at: Int, position: UInt32) -> IndexedCandidate {
+        let assessment = assessment(bitsAt: at)
         return IndexedCandidate(id: id, bound: assessment.bound, position: position, mayBeFull: assessment.mayBeFull,
                                 mayBeExactFull: assessment.mayBeExactFull)
     }
 
-    /// The bound of the person with `id`, and whether they may match fully, from their bits;
-    /// each combination of bits worked out once.
-    private func assessment(of id: Int64) -> Assessment {
-        let at = Int(id) * words
+    /// Where the bits of the person at `place` in ``named`` start.
+    private func bitsOffset(ofPlace place: Int) -> Int {
+        (bitsByID ? Int(named[place]) : place) * words
+    }
+
+    /// The bound of the person whose bits start `at`, and whether they may match fully,
+    /// from their bits; each combination of bits worked out once.
+    private func assessment(bitsAt at: Int) -> Assessment {
         if words == 1 {
             // One word's bits are a number below 512: their assessments are a table, not a
             // dictionary (hashing was a tenth of `jo`'s time).
@@ -476,5 +534,95 @@ final class IndexedCandidates {
             level.swapAt(parent, first)
             parent = first
         }
+    }
+}
+
+/// Whom the keys named, by id: each one's place in the order first named.
+///
+/// Sized to those the keys' lists may name, which their lengths bound (an id takes a byte at
+/// least): an open-addressed table of a few of them, or, when they may be an eighth of
+/// everyone or more, an array of everyone's. Among a million people an array of everyone
+/// (zeroed and faulted in page by page, then unmapped) took longer than the rest of a lookup
+/// of `smith`; for the 121,000 `jo` names, the table's cache misses cost more than the array.
+private struct PlaceTable {
+    /// When open-addressed: each slot's id in its high 32 bits, its place plus one in the low
+    /// (0: an empty slot). Else empty.
+    private var slots: [UInt64] = []
+    private var shift = 64
+    private var count = 0
+    /// When by id: each id's place plus one (0: not named). Else empty.
+    private var byID: [UInt32] = []
+    /// One more than the largest id.
+    private let people: Int
+
+    /// A table for the ids below `people` that lists of `bytes` bytes in all may hold.
+    init(people: Int, bytes: Int) {
+        self.people = people
+        reserve(bytes: bytes)
+    }
+
+    /// Makes room for the ids that `bytes` more bytes of lists may hold.
+    mutating func reserve(bytes: Int) {
+        guard byID.isEmpty else { return }
+        let most = min(count + bytes, people)
+        if most >= people / 8 {
+            byID = [UInt32](repeating: 0, count: people)
+            for slot in slots where slot != 0 { byID[Int(slot >> 32)] = UInt32(truncatingIfNeeded: slot) }
+            slots = []
+            return
+        }
+        // At most half full: probes stay short.
+        var capacity = 64
+        while capacity < 2 * most { capacity *= 2 }
+        guard capacity > slots.count else { return }
+        let old = slots
+        slots = [UInt64](repeating: 0, count: capacity)
+        shift = 64 - capacity.trailingZeroBitCount
+        count = 0
+        for slot in old where slot != 0 { _ = place(of: Int64(slot >> 32), orNew: Int(UInt32(truncatingIfNeeded: slot)) - 1) }
+    }
+
+    /// The first slot `id` is looked for at: Fibonacci hashing, the top bits of a product.
+    private func slot(of id: Int64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+    }
+
+    /// The place of `id`, when it was named.
+    func place(of id: Int64) -> Int? {
+        if !byID.isEmpty {
+            let place = byID[Int(id)]
+            return place == 0 ? nil : Int(place) - 1
+        }
+        var slot = slot(of: id)
+        let mask = slots.count - 1
+        while true {
+            let found = slots[slot]
+            if found == 0 { return nil }
+            if found >> 32 == UInt64(id) { return Int(UInt32(truncatingIfNeeded: found)) - 1 }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The place of `id`, below `people`; when it was not named, `new` becomes its place.
+    mutating func place(of id: Int64, orNew new: Int) -> (place: Int, isNew: Bool) {
+        if !byID.isEmpty {
+            let place = byID[Int(id)]
+            if place != 0 { return (Int(place) - 1, false) }
+            byID[Int(id)] = UInt32(new + 1)
+            return (new, true)
+        }
+        var slot = slot(of: id)
+        let mask = slots.count - 1
+        while true {
+            let found = slots[slot]
+            if found == 0 { break }
+            if found >> 32 == UInt64(id) { return (Int(UInt32(truncatingIfNeeded: found)) - 1, false) }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = UInt64(id) << 32 | UInt64(new + 1)
+        count += 1
+        // Not past half full, whatever the lists said.
+        if 2 * count > slots.count { reserve(bytes: count) }
+        return (new, true)
     }
 }

@@ -502,6 +502,22 @@ extension PeopleIndex {
             }
         }
 
+        /// How many bytes the lists of the keys `prefix` starts hold, in all. (SQLite reads a
+        /// value's length from its row's header, not the value.)
+        func listBytes(prefix: [UInt8]) throws -> Int {
+            let select: SQLiteStatement
+            if let end = Postings.end(ofPrefix: prefix) {
+                select = try statement("SELECT total(length(ids)) FROM postings WHERE key >= ? AND key < ?")
+                try select.bind(blob: prefix, at: 1)
+                try select.bind(blob: end, at: 2)
+            } else {
+                select = try statement("SELECT total(length(ids)) FROM postings WHERE key >= ?")
+                try select.bind(blob: prefix, at: 1)
+            }
+            defer { select.reset() }
+            return try select.step() ? Int(select.int64(at: 0)) : 0
+        }
+
         /// The value of the row `key` of `postings`, if there is one.
         func value(of key: [UInt8]) throws -> [UInt8]? {
             try withValue(of: key) { Array($0) }
