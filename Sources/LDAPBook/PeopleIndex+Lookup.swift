@@ -56,7 +56,7 @@ extension PeopleIndex.Store {
         let mask = Vocabulary.mask(of: typed)
         var found: [[UInt8]] = []
         for length in max(typed.count - edits, 1)...(typed.count + edits) {
-            try withValue(of: Vocabulary.shelfKey(length: length)) { shelf in
+            try forEachKey(prefix: Vocabulary.shelfKey(length: length)) { _, shelf in
                 found += Vocabulary.words(in: shelf, near: typed, mask: mask, allowed: alternatives.typos)
             }
         }

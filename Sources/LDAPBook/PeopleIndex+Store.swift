@@ -183,12 +183,7 @@ extension PeopleIndex {
                                      select: select, write: write)
                 }
             }
-            for (length, words) in load.shelves {
-                let key = Vocabulary.shelfKey(length: length)
-                var shelf = load.flushed ? try value(of: key) ?? [] : []
-                shelf += words
-                try setValue(shelf, of: key)
-            }
+            for (length, words) in load.shelves { try appendToShelf(words, length: length) }
             load.shelves.removeAll()
             load.places.removeAll()
             load.keys.removeAll()
@@ -276,11 +271,43 @@ extension PeopleIndex {
 
         /// Adds `word` to the vocabulary, unless it is there.
         private func fileWord(_ word: [UInt8]) throws {
-            let key = Vocabulary.shelfKey(length: Vocabulary.letters(of: word).count)
-            var shelf = try value(of: key) ?? []
-            guard !Vocabulary.shelf(shelf, holds: word) else { return }
-            Vocabulary.append(word, to: &shelf)
-            try setValue(shelf, of: key)
+            let length = Vocabulary.letters(of: word).count
+            var held = false
+            try forEachKey(prefix: Vocabulary.shelfKey(length: length)) { _, row in
+                if !held && Vocabulary.shelf(row, holds: word) { held = true }
+            }
+            guard !held else { return }
+            var entry: [UInt8] = []
+            Vocabulary.append(word, to: &entry)
+            try appendToShelf(entry, length: length)
+        }
+
+        /// Appends `words` (as ``Vocabulary/append(_:to:)`` writes them) to the shelf of words
+        /// of `length` letters: to its last row while it has room (``Vocabulary/rowBytes``),
+        /// then to rows after it.
+        private func appendToShelf(_ words: [UInt8], length: Int) throws {
+            let prefix = Vocabulary.shelfKey(length: length)
+            let last = try statement("SELECT key, ids FROM postings WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1")
+            try last.bind(blob: prefix, at: 1)
+            try last.bind(blob: Postings.end(ofPrefix: prefix) ?? [Postings.Kind.shelf.rawValue + 1], at: 2)
+            var row = 0, current: [UInt8] = []
+            if try last.step() {
+                let key = last.bytes(at: 0)
+                if key.count == 4 { row = Int(key[2]) << 8 | Int(key[3]) }
+                current = last.bytes(at: 1)
+            }
+            last.reset()
+            var start = 0
+            for end in Vocabulary.ends(in: words) {
+                if !current.isEmpty && current.count + (end - start) > Vocabulary.rowBytes && row < 0xFFFF {
+                    try setValue(current, of: Vocabulary.shelfKey(length: length, row: row))
+                    row += 1
+                    current = []
+                }
+                current += words[start..<end]
+                start = end
+            }
+            if !current.isEmpty { try setValue(current, of: Vocabulary.shelfKey(length: length, row: row)) }
         }
 
         /// Removes the person with the identifier `uuid`; returns whether the index had them.

@@ -1,6 +1,11 @@
 /// The words of the index's names, for the typos a typed word may have (``Typos``): kept on
-/// shelves by length, each shelf one row of `postings` whose value is its words one after
+/// shelves by length, each shelf rows of `postings` whose values are its words one after
 /// another, each as a 32-bit mask of the letters it has, its length in bytes, and its bytes.
+///
+/// A row holds at most ``rowBytes`` of words, so that SQLite keeps it in its page and a
+/// lookup reads it in place: a shelf in one row (430 KB of six-letter words among a million
+/// people) was put on overflow pages, and SQLite copying it out took 2–8 ms of each lookup of
+/// a word of five letters or more, against a fraction of a millisecond to compare its words.
 ///
 /// A typed word is compared with the words of the shelves its typos allow (one or two
 /// letters longer or shorter), and only with those whose letters differ in as few as the
@@ -13,6 +18,28 @@ enum Vocabulary {
     /// The key of the shelf of words of `length` letters.
     static func shelfKey(length: Int) -> [UInt8] {
         [Postings.Kind.shelf.rawValue, UInt8(min(length, 255))]
+    }
+
+    /// The key of row `row` of the shelf of words of `length` letters: the shelf's key and
+    /// the row's number (the last row takes every word past 65,535 rows).
+    static func shelfKey(length: Int, row: Int) -> [UInt8] {
+        let row = min(row, 0xFFFF)
+        return shelfKey(length: length) + [UInt8(row >> 8), UInt8(row & 0xFF)]
+    }
+
+    /// The most bytes of words a row of a shelf holds. SQLite keeps a row of a table without
+    /// rowids in its page (of 4,096 bytes) when the row is at most 1,002 bytes, its key and
+    /// header included.
+    static let rowBytes = 960
+
+    /// Where each word of `words` (as ``append(_:to:)`` writes them) ends.
+    static func ends(in words: [UInt8]) -> [Int] {
+        var ends: [Int] = [], index = 0
+        while index + 5 <= words.count {
+            index += 5 + Int(words[index + 4])
+            ends.append(min(index, words.count))
+        }
+        return ends
     }
 
     /// The mask of the letters of a word: a bit for each letter it has (a–z their own; others
@@ -54,13 +81,11 @@ enum Vocabulary {
         }
     }
 
-    /// Whether `shelf` holds `word`.
-    static func shelf(_ shelf: [UInt8], holds word: [UInt8]) -> Bool {
+    /// Whether `shelf` (a row of one) holds `word`.
+    static func shelf(_ shelf: UnsafeBufferPointer<UInt8>, holds word: [UInt8]) -> Bool {
         var found = false
-        shelf.withUnsafeBufferPointer { buffer in
-            forEachWord(in: buffer) { _, candidate in
-                if !found && candidate.elementsEqual(word) { found = true }
-            }
+        forEachWord(in: shelf) { _, candidate in
+            if !found && candidate.elementsEqual(word) { found = true }
         }
         return found
     }

@@ -396,6 +396,36 @@ struct PeopleIndexStoreTests {
         }
     }
 
+    @Test("a shelf of words in many rows, each within a page, gives a typo's word from any row, made in a full load or by changes")
+    func shelvesInRows() throws {
+        // 400 surnames of eight letters: 13 bytes each on the shelf, some six rows.
+        let surnames = (0..<400).map { number in
+            "Smyth" + (0..<3).map { String(UnicodeScalar(UInt8(97 + number / [1, 26, 676][$0] % 26))) }.joined()
+        }
+        func entries(_ range: Range<Int>) -> [LDAPEntry] {
+            range.map { person($0, ["givenName": ["Ada"], "sn": [surnames[$0]], "cn": ["Ada \(surnames[$0])"]]) }
+        }
+        for fullLoad in [true, false] {
+            try withFolder { folder in
+                let index = try PeopleIndex.open(scope: scope, in: folder)
+                try file(entries(0..<200), in: index, fullLoad: fullLoad, batch: 50)
+                try file(entries(200..<400), in: index, batch: 50)
+                let rows = try index.withStore { store in
+                    var sizes: [Int] = []
+                    try store.forEachKey(prefix: Vocabulary.shelfKey(length: 8)) { _, row in sizes.append(row.count) }
+                    return sizes
+                }
+                #expect(rows.count >= 5 && rows.allSatisfy { $0 <= Vocabulary.rowBytes }, "\(rows)")
+                #expect(rows.reduce(0, +) == 400 * 13, "each word once")
+                // The last word filed, with one letter wrong.
+                let last = surnames[399].lowercased()
+                let typo = String(last.dropLast()) + (last.last == "z" ? "y" : "z")
+                #expect(try found(typo, in: index).contains("Ada \(surnames[399])"), "\(typo)")
+                #expect(try found("smythaaz", in: index).contains("Ada Smythaaa"))
+            }
+        }
+    }
+
     @Test("a full load read in several batches, written as it goes, files everyone under each key once")
     func fullLoadInBatches() throws {
         try withFolder { folder in

@@ -37,6 +37,15 @@ struct VocabularyTests {
         #expect(Vocabulary.letters(of: Array("王伟".utf8)) == ["王", "伟"])
     }
 
+    @Test("a shelf's rows are keyed by its key and their number; a shelf's words end where their lengths say")
+    func shelfRows() {
+        #expect(Vocabulary.shelfKey(length: 8, row: 0) == [0x76, 8, 0, 0])
+        #expect(Vocabulary.shelfKey(length: 8, row: 258) == [0x76, 8, 1, 2])
+        #expect(Vocabulary.shelfKey(length: 8, row: 70_000) == [0x76, 8, 0xFF, 0xFF], "the last row takes the rest")
+        #expect(Vocabulary.ends(in: shelf(["ada", "lovelace"])) == [8, 21])
+        #expect(Vocabulary.ends(in: []) == [])
+    }
+
     @Test("a word's mask has a bit for each letter it has, a–z their own")
     func masks() {
         #expect(Vocabulary.mask(of: "abc".unicodeScalars) == 0b111)
@@ -71,14 +80,17 @@ struct VocabularyTests {
 
     @Test("a shelf holds exactly the words appended to it")
     func holds() {
+        func holds(_ shelf: [UInt8], _ word: String) -> Bool {
+            shelf.withUnsafeBufferPointer { Vocabulary.shelf($0, holds: Array(word.utf8)) }
+        }
         let kept = shelf(["lovelace", "babbage", "hopper"])
         for word in ["lovelace", "babbage", "hopper"] {
-            #expect(Vocabulary.shelf(kept, holds: Array(word.utf8)), "\(word)")
+            #expect(holds(kept, word), "\(word)")
         }
         for word in ["love", "lovelaces", "Lovelace", "", "hoppe"] {
-            #expect(!Vocabulary.shelf(kept, holds: Array(word.utf8)), "\(word)")
+            #expect(!holds(kept, word), "\(word)")
         }
-        #expect(!Vocabulary.shelf([], holds: Array("ada".utf8)))
+        #expect(!holds([], "ada"))
     }
 
     @Test("a word longer than 255 bytes is kept by its first 255, and the words after it still read")
