@@ -413,35 +413,59 @@ final class IndexedCandidates {
 
     /// Starts taking the people of a bound: their positions read, in a heap.
     ///
-    /// Each row of positions is read once, in place, for all of them it holds: a bound's
-    /// people are spread over every row (5,000 Smiths among a million people), and copying
-    /// each row out was most of what `smith` read.
+    /// Each row of positions is read once, in place, for all of them it holds. When they are
+    /// in an eighth of the rows or more (the 5,000 Smiths among a million people are in every
+    /// row), the rows are read one after another, as SQLite keeps them, rather than each
+    /// looked up.
     private func begin(_ next: (bound: UInt64, ids: [Int64])) throws {
         let perRow = PeopleIndex.Store.positionsPerRow
         let ids = next.ids.sorted()
         level = []
         level.reserveCapacity(ids.count)
+        // The ids of each row: a range of `ids`.
+        var rows: [(row: Int, ids: Range<Int>)] = []
         var start = 0
         while start < ids.count {
             let row = Int(ids[start]) / perRow
             var end = start + 1
             while end < ids.count && Int(ids[end]) / perRow == row { end += 1 }
-            let found = try store.withValue(of: PeopleIndex.Store.positionsKey(row: row)) { positions in
-                for id in ids[start..<end] {
-                    let place = Int(id) % perRow * 4
-                    var position = UInt32.max
-                    if place + 4 <= positions.count {
-                        let read = UInt32(positions[place]) | UInt32(positions[place + 1]) << 8
-                            | UInt32(positions[place + 2]) << 16 | UInt32(positions[place + 3]) << 24
-                        if read > 0 { position = read }
-                    }
-                    level.append(candidate(id, position: position))
-                }
-            }
-            // Positions are dropped by anyone new and worked out for everyone: the index had
-            // them when this began. Without one, a damaged row's, they come last.
-            if found == nil { for id in ids[start..<end] { level.append(candidate(id, position: .max)) } }
+            rows.append((row, start..<end))
             start = end
+        }
+        func take(_ ids: ArraySlice<Int64>, from positions: UnsafeBufferPointer<UInt8>) {
+            for id in ids {
+                let place = Int(id) % perRow * 4
+                var position = UInt32.max
+                if place + 4 <= positions.count {
+                    let read = UInt32(positions[place]) | UInt32(positions[place + 1]) << 8
+                        | UInt32(positions[place + 2]) << 16 | UInt32(positions[place + 3]) << 24
+                    if read > 0 { position = read }
+                }
+                level.append(candidate(id, position: position))
+            }
+        }
+        // Positions are dropped by anyone new and worked out for everyone: the index had them
+        // when this began. Without one, a damaged row's, they come last.
+        var read = [Bool](repeating: false, count: rows.count)
+        if rows.count >= 8 && rows.count * 8 >= (people - 1) / perRow + 1 {
+            var next = 0
+            try store.forEachKey(prefix: [Postings.Kind.positions.rawValue]) { key, positions in
+                guard key.count == 5 else { return }
+                let row = key[1...].reduce(0) { $0 << 8 | Int($1) }
+                while next < rows.count && rows[next].row < row { next += 1 }
+                guard next < rows.count, rows[next].row == row else { return }
+                take(ids[rows[next].ids], from: positions)
+                read[next] = true
+            }
+        } else {
+            for (index, row) in rows.enumerated() {
+                read[index] = try store.withValue(of: PeopleIndex.Store.positionsKey(row: row.row)) { positions in
+                    take(ids[row.ids], from: positions)
+                } != nil
+            }
+        }
+        for (index, row) in rows.enumerated() where !read[index] {
+            for id in ids[row.ids] { level.append(candidate(id, position: .max)) }
         }
         for parent in stride(from: level.count / 2 - 1, through: 0, by: -1) { siftDown(parent) }
     }

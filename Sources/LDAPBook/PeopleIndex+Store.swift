@@ -355,7 +355,12 @@ extension PeopleIndex {
         /// that a lookup can take the best few of thousands without reading them
         /// (``rankedCandidates(for:)``). A lookup reads the rows of the people it found, not
         /// everyone's: one row of a million people's was 4 MB read by every lookup.
-        static let positionsPerRow = 4096
+        ///
+        /// A row of 240 (960 bytes) stays in its page: SQLite keeps a row of this table of up
+        /// to 1,002 bytes (in pages of 4,096) where it is, read in place, and puts the rest of
+        /// a longer one on overflow pages, which it copies out to be read. Rows of 4,096 (16 KB
+        /// each) were copied whole for the few people of each a lookup needed.
+        static let positionsPerRow = 240
 
         /// The key of row `row` of the positions: the ids from `row * positionsPerRow`.
         static func positionsKey(row: Int) -> [UInt8] {

@@ -72,7 +72,7 @@ public final class PeopleIndex: @unchecked Sendable {
     }
 
     /// The version of the keys: an index made with other keys is made again.
-    static let keyVersion = "7"
+    static let keyVersion = "8"
 
     /// The database file.
     public let path: String

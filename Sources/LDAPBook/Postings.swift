@@ -19,7 +19,7 @@ enum Postings {
         /// A phone key (``IndexKeys/phones``): person ids.
         case phone = 0x70
         /// Where each person comes in the order ties are broken by (``Candidate/order``), in
-        /// rows of a few thousand ids: a 32-bit number per id, little-endian
+        /// rows of a few hundred ids: a 32-bit number per id, little-endian
         /// (``PeopleIndex/Store/positionsPerRow``).
         case positions = 0x72
         /// A shelf of the vocabulary (``Vocabulary``): words of one length.
