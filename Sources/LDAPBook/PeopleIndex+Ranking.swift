@@ -277,7 +277,7 @@ final class IndexedCandidates {
         guard !addressesRead else { return [] }
         addressesRead = true
         let before = named.count
-        if !bitsByID { places.reserve(bytes: try Self.listBytes(.address, of: lookups, in: store)) }
+        // The table grows as the addresses name more (to everyone's, past an eighth of them).
         try file(.address)
         _ = try spans(from: before)
         assessed = [:]
@@ -322,7 +322,7 @@ final class IndexedCandidates {
     }
 
     /// How many bytes the lists of the keys of `kind` the words' forms are prefixes of hold,
-    /// in all: as many as the ids they hold, at least.
+    /// in all: as many as the ids they hold, at least (an id takes a byte or more).
     private static func listBytes(_ kind: Postings.Kind, of lookups: [[(form: [UInt8], lookup: IndexLookup)]],
                                   in store: PeopleIndex.Store) throws -> Int {
         try lookups.joined().reduce(0) { $0 + (try store.listBytes(prefix: IndexKeys.key(kind, $1.form[...]))) }
@@ -568,7 +568,7 @@ final class IndexedCandidates {
 /// everyone or more, an array of everyone's. Among a million people an array of everyone
 /// (zeroed and faulted in page by page, then unmapped) took longer than the rest of a lookup
 /// of `smith`; for the 121,000 `jo` names, the table's cache misses cost more than the array.
-private struct PlaceTable {
+struct PlaceTable {
     /// When open-addressed: each slot's id in its high 32 bits, its place plus one in the low
     /// (0: an empty slot). Else empty.
     private var slots: [UInt64] = []
