@@ -286,10 +286,7 @@ extension PeopleIndex {
         /// of `length` letters: to its last row while it has room (``Vocabulary/rowBytes``),
         /// then to rows after it.
         private func appendToShelf(_ words: [UInt8], length: Int) throws {
-            let prefix = Vocabulary.shelfKey(length: length)
-            let last = try statement("SELECT key, ids FROM postings WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT 1")
-            try last.bind(blob: prefix, at: 1)
-            try last.bind(blob: Postings.end(ofPrefix: prefix) ?? [Postings.Kind.shelf.rawValue + 1], at: 2)
+            let last = try selecting("key, ids", prefix: Vocabulary.shelfKey(length: length), then: " ORDER BY key DESC LIMIT 1")
             var row = 0, current: [UInt8] = []
             if try last.step() {
                 let key = last.bytes(at: 0)
@@ -518,15 +515,7 @@ extension PeopleIndex {
 
         /// Calls `body` with each key that starts with `prefix` and its list, read in place.
         func forEachKey(prefix: [UInt8], _ body: ([UInt8], UnsafeBufferPointer<UInt8>) -> Void) throws {
-            let select: SQLiteStatement
-            if let end = Postings.end(ofPrefix: prefix) {
-                select = try statement("SELECT key, ids FROM postings WHERE key >= ? AND key < ?")
-                try select.bind(blob: prefix, at: 1)
-                try select.bind(blob: end, at: 2)
-            } else {
-                select = try statement("SELECT key, ids FROM postings WHERE key >= ?")
-                try select.bind(blob: prefix, at: 1)
-            }
+            let select = try selecting("key, ids", prefix: prefix)
             defer { select.reset() }
             while try select.step() {
                 let key = select.bytes(at: 0)
@@ -537,17 +526,24 @@ extension PeopleIndex {
         /// How many bytes the lists of the keys `prefix` starts hold, in all. (SQLite reads a
         /// value's length from its row's header, not the value.)
         func listBytes(prefix: [UInt8]) throws -> Int {
+            let select = try selecting("total(length(ids))", prefix: prefix)
+            defer { select.reset() }
+            return try select.step() ? Int(select.int64(at: 0)) : 0
+        }
+
+        /// The statement that selects `columns` of the rows of `postings` whose keys start with
+        /// `prefix`, `then` (an order, a limit), bound.
+        private func selecting(_ columns: String, prefix: [UInt8], then rest: String = "") throws -> SQLiteStatement {
             let select: SQLiteStatement
             if let end = Postings.end(ofPrefix: prefix) {
-                select = try statement("SELECT total(length(ids)) FROM postings WHERE key >= ? AND key < ?")
+                select = try statement("SELECT \(columns) FROM postings WHERE key >= ? AND key < ?\(rest)")
                 try select.bind(blob: prefix, at: 1)
                 try select.bind(blob: end, at: 2)
             } else {
-                select = try statement("SELECT total(length(ids)) FROM postings WHERE key >= ?")
+                select = try statement("SELECT \(columns) FROM postings WHERE key >= ?\(rest)")
                 try select.bind(blob: prefix, at: 1)
             }
-            defer { select.reset() }
-            return try select.step() ? Int(select.int64(at: 0)) : 0
+            return select
         }
 
         /// The value of the row `key` of `postings`, if there is one.
