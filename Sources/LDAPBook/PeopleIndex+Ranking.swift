@@ -172,7 +172,7 @@ final class IndexedCandidates {
         self.people = people
         words = lookups.count
         let bytes = try Self.listBytes(.name, of: lookups, in: store)
-        bitsByID = min(bytes, people) >= people / 8
+        bitsByID = min(bytes, people) >= people / 8 || people > Int(UInt32.max)
         if bitsByID {
             bits = [WordBits](repeating: [], count: people * words)
             places = PlaceTable(people: 1, bytes: 0)
@@ -561,13 +561,11 @@ final class IndexedCandidates {
     }
 }
 
-/// Whom the keys named, by id: each one's place in the order first named.
-///
-/// Sized to those the keys' lists may name, which their lengths bound (an id takes a byte at
-/// least): an open-addressed table of a few of them, or, when they may be an eighth of
-/// everyone or more, an array of everyone's. Among a million people an array of everyone
-/// (zeroed and faulted in page by page, then unmapped) took longer than the rest of a lookup
-/// of `smith`; for the 121,000 `jo` names, the table's cache misses cost more than the array.
+/// Whom the keys named, by id: each one's place in the order first named
+/// (``IndexedCandidates``). An open-addressed table sized to those the keys' lists may name
+/// (their lengths bound them: an id takes a byte at least), at most half full; past an eighth
+/// of everyone (the address keys may take it there), an array by id. Ids and places are below
+/// 2³².
 struct PlaceTable {
     /// When open-addressed: each slot's id in its high 32 bits, its place plus one in the low
     /// (0: an empty slot). Else empty.
