@@ -3,9 +3,12 @@ import Foundation
 import LDAPKit
 import Testing
 
-/// A person with the given names (and phones), for scoring without a directory.
+/// A person with the given names (and phones), for scoring without a directory: as the local
+/// index gives them back, the transliterations of their names known (its record carries them;
+/// the matcher computes none, ``Transliteration``).
 private func person(_ given: String?, _ surname: String, cn: [String]? = nil, display: [String] = [],
                     phones: [String: [String]] = [:]) -> Person {
+    for name in [given].compactMap({ $0 }) + [surname] + (cn ?? []) + display { _ = Transliteration.latin(of: name) }
     var entry = LDAPEntry(dn: try! DistinguishedName(parsing: "uid=\(UUID().uuidString.prefix(8)),dc=example,dc=com"))
     if let given { entry["givenName"] = [LDAPValue(given)] }
     entry["sn"] = [LDAPValue(surname)]
