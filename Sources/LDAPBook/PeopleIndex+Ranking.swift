@@ -277,7 +277,6 @@ final class IndexedCandidates {
         guard !addressesRead else { return [] }
         addressesRead = true
         let before = named.count
-        // The table grows as the addresses name more (to everyone's, past an eighth of them).
         try file(.address)
         _ = try spans(from: before)
         assessed = [:]
@@ -563,18 +562,14 @@ final class IndexedCandidates {
 
 /// Whom the keys named, by id: each one's place in the order first named
 /// (``IndexedCandidates``). An open-addressed table sized to those the keys' lists may name
-/// (their lengths bound them: an id takes a byte at least), at most half full; past an eighth
-/// of everyone (the address keys may take it there), an array by id. Ids and places are below
-/// 2³².
+/// (their lengths bound them: an id takes a byte at least), at most half full, growing when
+/// more are named (by the address keys, read later). Ids and places are below 2³².
 struct PlaceTable {
-    /// When open-addressed: each slot's id in its high 32 bits, its place plus one in the low
-    /// (0: an empty slot). Else empty.
+    /// Each slot's id in its high 32 bits, its place plus one in the low (0: an empty slot).
     private var slots: [UInt64] = []
     private var shift = 64
     private var count = 0
-    /// When by id: each id's place plus one (0: not named). Else empty.
-    private var byID: [UInt32] = []
-    /// One more than the largest id.
+    /// One more than the largest id: no more can be named.
     private let people: Int
 
     /// A table for the ids below `people` that lists of `bytes` bytes in all may hold.
@@ -585,15 +580,7 @@ struct PlaceTable {
 
     /// Makes room for the ids that `bytes` more bytes of lists may hold.
     mutating func reserve(bytes: Int) {
-        guard byID.isEmpty else { return }
         let most = min(count + bytes, people)
-        if most >= people / 8 {
-            byID = [UInt32](repeating: 0, count: people)
-            for slot in slots where slot != 0 { byID[Int(slot >> 32)] = UInt32(truncatingIfNeeded: slot) }
-            slots = []
-            return
-        }
-        // At most half full: probes stay short.
         var capacity = 64
         while capacity < 2 * most { capacity *= 2 }
         guard capacity > slots.count else { return }
@@ -604,43 +591,28 @@ struct PlaceTable {
         for slot in old where slot != 0 { _ = place(of: Int64(slot >> 32), orNew: Int(UInt32(truncatingIfNeeded: slot)) - 1) }
     }
 
-    /// The first slot `id` is looked for at: Fibonacci hashing, the top bits of a product.
-    private func slot(of id: Int64) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+    /// The slot of `id`, or the empty slot where it would go; and its place, when it has one.
+    /// Fibonacci hashing (the top bits of a product), then the next slots.
+    private func find(_ id: Int64) -> (slot: Int, place: Int?) {
+        var slot = Int(truncatingIfNeeded: (UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+        let mask = slots.count - 1
+        while true {
+            let found = slots[slot]
+            if found == 0 { return (slot, nil) }
+            if found >> 32 == UInt64(id) { return (slot, Int(UInt32(truncatingIfNeeded: found)) - 1) }
+            slot = (slot + 1) & mask
+        }
     }
 
     /// The place of `id`, when it was named.
     func place(of id: Int64) -> Int? {
-        if !byID.isEmpty {
-            let place = byID[Int(id)]
-            return place == 0 ? nil : Int(place) - 1
-        }
-        var slot = slot(of: id)
-        let mask = slots.count - 1
-        while true {
-            let found = slots[slot]
-            if found == 0 { return nil }
-            if found >> 32 == UInt64(id) { return Int(UInt32(truncatingIfNeeded: found)) - 1 }
-            slot = (slot + 1) & mask
-        }
+        find(id).place
     }
 
     /// The place of `id`, below `people`; when it was not named, `new` becomes its place.
     mutating func place(of id: Int64, orNew new: Int) -> (place: Int, isNew: Bool) {
-        if !byID.isEmpty {
-            let place = byID[Int(id)]
-            if place != 0 { return (Int(place) - 1, false) }
-            byID[Int(id)] = UInt32(new + 1)
-            return (new, true)
-        }
-        var slot = slot(of: id)
-        let mask = slots.count - 1
-        while true {
-            let found = slots[slot]
-            if found == 0 { break }
-            if found >> 32 == UInt64(id) { return (Int(UInt32(truncatingIfNeeded: found)) - 1, false) }
-            slot = (slot + 1) & mask
-        }
+        let (slot, place) = find(id)
+        if let place { return (place, false) }
         slots[slot] = UInt64(id) << 32 | UInt64(new + 1)
         count += 1
         // Not past half full, whatever the lists said.
