@@ -27,9 +27,9 @@ import LDAPKit
 /// classes is under several keys; a prefix of the letters finds them all.
 struct IndexKeys: Sendable {
     /// The name and phone keys, each once.
-    var keys: [[UInt8]] = []
+    var keys = ByteStrings()
     /// The words of four letters or more, each once.
-    var words: [[UInt8]] = []
+    var words = ByteStrings()
 
     /// The longest key, in bytes, besides its kind: a longer query word is looked up by its
     /// first bytes.
@@ -38,61 +38,73 @@ struct IndexKeys: Sendable {
     /// The attributes whose values are names, as the matcher searches them.
     static let nameAttributes: [MatchedAttribute] = [.givenName, .surname, .commonName, .displayName, .nickname]
 
-    /// The keys of `entry` (as a ``PersonRecord`` gives it back).
-    init(of entry: LDAPEntry, folding: NameFolding) {
+    /// The keys of a person whose values are `values`, by attribute, as a ``PersonRecord``
+    /// holds them (``PersonRecord/values()``): its attributes start with the
+    /// ``nameAttributes``, then `mail` and the ``MatchedAttribute/phoneAttributes``.
+    init(of values: [[LDAPValue]], folding: NameFolding) {
         var name = FoldedName()
         // A full or display name that is the first name and the last joined by a space, as
         // most are, adds no word of its own: its keys are theirs (only a query typed across
         // the two, `adalove`, is not looked up by it).
-        let joined: LDAPValue? = entry["givenName"].first.flatMap { given in
-            entry["sn"].first.map { LDAPValue(bytes: given.byteSlice + [UInt8(ascii: " ")] + $0.byteSlice) }
+        let joined: LDAPValue? = values[0].first.flatMap { given in
+            values[1].first.map { LDAPValue(bytes: given.byteSlice + [UInt8(ascii: " ")] + $0.byteSlice) }
         }
-        for attribute in entry.attributes {
-            if Self.nameAttributes.contains(where: { attribute.isNamed($0.attribute) }) {
-                let joinsNames = attribute.isNamed("cn") || attribute.isNamed("displayName")
-                let matched = Self.nameAttributes.first { attribute.isNamed($0.attribute) } ?? .commonName
-                for value in attribute.values where !value.isEmpty && !(joinsNames && value == joined) {
+        for (offset, held) in values.enumerated() where !held.isEmpty {
+            switch offset {
+            case 0..<Self.nameAttributes.count:
+                let matched = Self.nameAttributes[offset]
+                let joinsNames = matched == .commonName || matched == .displayName
+                for value in held where !value.isEmpty && !(joinsNames && value == joined) {
                     folding.fold(value, into: &name)
                     addNameKeys(of: name, attribute: matched, otherForm: false)
                     for form in NameMatcher.otherForms(of: value, folded: name, folding: folding) {
                         addNameKeys(of: form.name, attribute: matched, otherForm: true)
                     }
                 }
-            } else if attribute.isNamed("mail") {
+            case Self.mailOffset:
                 // An address by its local part, from each word of it but numbers.
-                for value in attribute.values where !value.isEmpty {
+                for value in held where !value.isEmpty {
                     folding.fold(Self.localPart(of: value), into: &name)
                     for index in name.foldedWords.indices where !name.word(index).allSatisfy({ $0 &- 0x30 < 10 }) {
-                        insert(Self.nameKey(of: name, from: index, NameClass(attribute: .email, wholeName: index == 0, otherForm: false),
-                                            kind: .address),
-                               into: &keys)
+                        keys.append { key in
+                            Self.writeNameKey(of: name, from: index, NameClass(attribute: .email, wholeName: index == 0, otherForm: false),
+                                              kind: .address, into: &key)
+                        }
                     }
                 }
-            } else if MatchedAttribute.phoneAttributes.contains(where: { attribute.isNamed($0) }) {
-                for value in attribute.values {
-                    guard let number = value.string.flatMap(PhoneDigits.init), number.digits.count >= PhoneDigits.minimumDigits
+            case Self.phoneOffsets:
+                for value in held {
+                    guard let number = PhoneDigits(utf8: value.byteSlice), number.digits.count >= PhoneDigits.minimumDigits
                     else { continue }
-                    for key in number.indexKeys { insert(Postings.key(.phone, key.utf8), into: &keys) }
+                    for digits in number.indexKeyBytes {
+                        keys.append { key in
+                            key.append(Postings.Kind.phone.rawValue)
+                            key += digits
+                        }
+                    }
                 }
+            default:
+                break
             }
         }
     }
+
+    /// Where `mail` and the phone attributes are among ``PersonRecord/attributes``.
+    static let mailOffset = nameAttributes.count
+    static let phoneOffsets = (mailOffset + 1)...(mailOffset + MatchedAttribute.phoneAttributes.count)
 
     /// Adds the keys of `name`, a value of `attribute` (in another form than as typed, when
     /// `otherForm`), from the start of each of its words, and its words.
     private mutating func addNameKeys(of name: FoldedName, attribute: MatchedAttribute, otherForm: Bool) {
         for index in name.foldedWords.indices {
-            insert(Self.nameKey(of: name, from: index, NameClass(attribute: attribute, wholeName: index == 0, otherForm: otherForm)),
-                   into: &keys)
+            keys.append { key in
+                Self.writeNameKey(of: name, from: index, NameClass(attribute: attribute, wholeName: index == 0, otherForm: otherForm),
+                                  into: &key)
+            }
             let word = name.word(index)
             // Four letters or more (a letter beyond ASCII is several bytes: count the first bytes).
-            if word.count >= 4 && word.lazy.filter({ $0 & 0xC0 != 0x80 }).count >= 4 { insert(Array(word), into: &words) }
+            if word.count >= 4 && word.lazy.filter({ $0 & 0xC0 != 0x80 }).count >= 4 { words.append(unlessPresent: word) }
         }
-    }
-
-    /// Adds `item` unless it is there: a person has a dozen keys, fewer comparisons than hashing.
-    private func insert(_ item: [UInt8], into list: inout [[UInt8]]) {
-        if !list.contains(item) { list.append(item) }
     }
 
     /// The local part of an address: what comes before its last `@` (all of it without one).
@@ -122,9 +134,18 @@ struct IndexKeys: Sendable {
     /// without accents matches it with its accents as typed that far: ``WordMatch/hasTypedAccents``),
     /// and where each later word within the letters starts.
     static func nameKey(of name: FoldedName, from index: Int, _ nameClass: NameClass, kind: Postings.Kind = .name) -> [UInt8] {
+        var key: [UInt8] = []
+        writeNameKey(of: name, from: index, nameClass, kind: kind, into: &key)
+        return key
+    }
+
+    /// Appends ``nameKey(of:from:_:kind:)`` to `key`.
+    static func writeNameKey(of name: FoldedName, from index: Int, _ nameClass: NameClass, kind: Postings.Kind = .name,
+                             into key: inout [UInt8]) {
         let start = name.foldedWords[index]
         let end = cut(name.folded[start...])
-        var key = Postings.key(kind, name.folded[start..<end])
+        key.append(kind.rawValue)
+        key += name.folded[start..<end]
         key.append(0)
         key.append(nameClass.withCut(end < name.folded.count).rawValue)
         var unfolded = 0
@@ -139,7 +160,6 @@ struct IndexKeys: Sendable {
         }
         key.append(UInt8(unfolded))
         for word in name.foldedWords[(index + 1)...] where word < end { key.append(UInt8(word - start)) }
-        return key
     }
 }
 

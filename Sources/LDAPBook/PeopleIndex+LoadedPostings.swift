@@ -31,19 +31,22 @@ extension PeopleIndex {
         /// Signalled once for each block ready, in order.
         private let ready = DispatchSemaphore(value: 0)
 
-        /// Starts sorting `keys` and reading their ids: each key's last id is a place in `ids`
+        /// Starts sorting `keys` and reading their ids: each key's last id (by its number in
+        /// `keys`) is a place in `ids`
         /// (`lastPosting`), and each place in `ids` has the place of the same key's id before
         /// it in `previous` (-1: none).
-        init(keys: [Postings.Key], lastPosting: [Int32], ids: [Int64], previous: [Int32]) {
+        init(keys: KeyTable, lastPosting: [Int32], ids: [Int64], previous: [Int32]) {
             blockCount = (keys.count + Self.keysPerBlock - 1) / Self.keysPerBlock
             blocks = Mutex(Array(repeating: nil, count: blockCount))
             DispatchQueue.global().async { [self] in
                 // Sorted by their first eight bytes as an integer, and only keys alike there
                 // by all their bytes (comparing every pair's bytes took a third of the writing).
-                var order = keys.indices.map { place in
-                    (first: Candidate.SortKey.integer(keys[place].bytes, from: 0), place: place)
+                var order = (0..<keys.count).map { place in
+                    (first: Self.firstEightBytes(keys[place]), place: place)
                 }
-                order.sort { lhs, rhs in lhs.first != rhs.first ? lhs.first < rhs.first : keys[lhs.place] < keys[rhs.place] }
+                order.sort { lhs, rhs in
+                    lhs.first != rhs.first ? lhs.first < rhs.first : keys[lhs.place].lexicographicallyPrecedes(keys[rhs.place])
+                }
                 var start = 0
                 for number in 0..<blockCount {
                     var block = Block()
@@ -66,6 +69,13 @@ extension PeopleIndex {
                     ready.signal()
                 }
             }
+        }
+
+        /// The first eight bytes of `key` as an integer, the first the highest (zeros past its end).
+        static func firstEightBytes(_ key: ArraySlice<UInt8>) -> UInt64 {
+            var value: UInt64 = 0
+            for offset in 0..<8 { value = value << 8 | UInt64(offset < key.count ? key[key.startIndex + offset] : 0) }
+            return value
         }
 
         /// The `number`-th block, once it is ready; blocks are taken in order, each once.

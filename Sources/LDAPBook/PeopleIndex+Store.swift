@@ -90,9 +90,8 @@ extension PeopleIndex {
         /// previous one is), not an array of its own: most keys have one or two people, and
         /// an array each cost a third of a million allocations at 100,000 people.
         private final class FullLoad {
-            /// Each key's place in ``keys`` and ``lastPosting``.
-            var places: [Postings.Key: Int32] = [:]
-            var keys: [Postings.Key] = []
+            /// The keys, each numbered by its place in ``lastPosting``.
+            var keys = KeyTable()
             /// Each key's last id, as a place in ``ids``.
             var lastPosting: [Int32] = []
             /// The ids filed, and for each, the place of the same key's id before it (-1: none).
@@ -101,7 +100,7 @@ extension PeopleIndex {
             var filed = 0
             var nextID: Int64 = 1
             /// The vocabulary: the words seen, and the shelves of those not written yet.
-            var words: Set<Postings.Key> = []
+            var words = KeyTable()
             var shelves: [Int: [UInt8]] = [:]
             /// Whether lists were written already, to be appended to.
             var flushed = false
@@ -145,19 +144,17 @@ extension PeopleIndex {
             for key in keys.keys {
                 let posting = Int32(load.ids.count)
                 load.ids.append(id)
-                let key = Postings.Key(bytes: key)
-                if let place = load.places[key] {
-                    load.previous.append(load.lastPosting[Int(place)])
-                    load.lastPosting[Int(place)] = posting
-                } else {
-                    load.places[key] = Int32(load.keys.count)
-                    load.keys.append(key)
+                let (place, isNew) = load.keys.insert(key)
+                if isNew {
                     load.lastPosting.append(posting)
                     load.previous.append(-1)
+                } else {
+                    load.previous.append(load.lastPosting[place])
+                    load.lastPosting[place] = posting
                 }
             }
             load.filed += keys.keys.count
-            for word in keys.words where load.words.insert(Postings.Key(bytes: word)).inserted {
+            for word in keys.words where load.words.insert(word).inserted {
                 Vocabulary.append(word, to: &load.shelves[Vocabulary.letters(of: word).count, default: []])
             }
             if load.filed >= Self.loadFlushThreshold { try flushLoad() }
@@ -179,13 +176,12 @@ extension PeopleIndex {
             for number in 0..<lists.blockCount {
                 let block = lists.take(number)
                 for index in block.places.indices {
-                    try appendLoaded(block.ids(at: index), to: keys[Int(block.places[index])].bytes, in: &list,
+                    try appendLoaded(block.ids(at: index), to: keys[Int(block.places[index])], in: &list,
                                      select: select, write: write)
                 }
             }
             for (length, words) in load.shelves { try appendToShelf(words, length: length) }
             load.shelves.removeAll()
-            load.places.removeAll()
             load.keys.removeAll()
             load.lastPosting.removeAll()
             load.ids.removeAll()
@@ -197,7 +193,7 @@ extension PeopleIndex {
         /// Writes `ids` (ascending, after any the key has) under `key` with `write`: a new row,
         /// or, when earlier batches were written, the row `select` reads with them appended.
         /// `list` is where the row is put together, its room kept from one key to the next.
-        private func appendLoaded(_ ids: ArraySlice<Int64>, to key: [UInt8], in list: inout [UInt8],
+        private func appendLoaded(_ ids: ArraySlice<Int64>, to key: ArraySlice<UInt8>, in list: inout [UInt8],
                                   select: SQLiteStatement?, write: SQLiteStatement) throws {
             list.removeAll(keepingCapacity: true)
             if let select {
@@ -244,7 +240,7 @@ extension PeopleIndex {
             let (record, keys, uuid) = (person.record, person.keys, person.uuid)
             let dn = relative(person.dn)
             if let (id, old, oldDN, oldOrder) = try row(uuid: uuid) {
-                let oldKeys = IndexKeys(of: old.entry(dn: .root), folding: folding).keys
+                let oldKeys = IndexKeys(of: old.values(), folding: folding).keys
                 let update = try statement("UPDATE people SET dn = ?, record = ?, sortkey = ? WHERE id = ?")
                 try update.bind(dn, at: 1)
                 try update.bind(blob: record.bytes, at: 2)
@@ -253,8 +249,8 @@ extension PeopleIndex {
                 try update.run()
                 // Someone renamed, or moved among namesakes, takes another place.
                 if oldDN != dn || oldOrder != person.order { try invalidatePositions() }
-                for key in oldKeys where !keys.keys.contains(key) { try remove(id, from: key) }
-                for key in keys.keys where !oldKeys.contains(key) { try add(id, to: key) }
+                for key in oldKeys where !keys.keys.contains(key) { try remove(id, from: Array(key)) }
+                for key in keys.keys where !oldKeys.contains(key) { try add(id, to: Array(key)) }
             } else {
                 let insert = try statement("INSERT INTO people(uuid, dn, record, sortkey) VALUES (?, ?, ?, ?)")
                 try insert.bind(blob: uuid, at: 1)
@@ -264,9 +260,9 @@ extension PeopleIndex {
                 try insert.run()
                 let id = database.lastInsertedRowID
                 try invalidatePositions()
-                for key in keys.keys { try add(id, to: key) }
+                for key in keys.keys { try add(id, to: Array(key)) }
             }
-            for word in keys.words { try fileWord(word) }
+            for word in keys.words { try fileWord(Array(word)) }
         }
 
         /// Adds `word` to the vocabulary, unless it is there.
@@ -316,7 +312,7 @@ extension PeopleIndex {
         }
 
         private func remove(id: Int64, record: PersonRecord) throws {
-            for key in IndexKeys(of: record.entry(dn: .root), folding: folding).keys { try remove(id, from: key) }
+            for key in IndexKeys(of: record.values(), folding: folding).keys { try remove(id, from: Array(key)) }
             let delete = try statement("DELETE FROM people WHERE id = ?")
             try delete.bind(id, at: 1)
             try delete.run()
@@ -590,6 +586,15 @@ extension PeopleIndex {
         /// which no relative DN starts with.
         private static func relative(_ dn: String, to base: String) -> String {
             let suffix = "," + base
+            // Most DNs end with the base as it was typed, or in another case of ASCII: their
+            // bytes compared as they are (lowering both as strings cost a fortieth of making
+            // the index).
+            let (utf8, ending) = (dn.utf8, suffix.utf8)
+            if utf8.count > ending.count, zip(utf8.suffix(ending.count), ending).allSatisfy({ a, b in
+                a == b || (a | 0x20 == b | 0x20 && (a | 0x20) &- 0x61 < 26)
+            }), let kept = String(utf8.dropLast(ending.count)) {
+                return kept
+            }
             // The DN's last bytes, as many as the suffix has (a letter that lowers to more or
             // fewer bytes, ẞ to ß, makes them another name).
             if dn.utf8.count > suffix.utf8.count, let ending = String(dn.utf8.suffix(suffix.utf8.count)),
@@ -625,9 +630,8 @@ struct FiledPerson: Sendable {
         dn = entry.dn.string
         self.uuid = uuid
         let made = PersonRecord(entry: entry)
-        let held = made.heldEntry(dn: entry.dn)
-        keys = IndexKeys(of: held, folding: folding)
-        order = Candidate.order(of: held, folding: folding)
+        keys = IndexKeys(of: made.held, folding: folding)
+        order = Candidate.order(surname: made.held[1].first, givenName: made.held[0].first, folding: folding)
         // Only the bytes go on: the entry's values are freed here, on the thread that read them.
         record = PersonRecord(bytes: made.bytes)
     }

@@ -27,7 +27,7 @@ struct PersonRecord: Sendable {
     /// The record's bytes.
     var bytes: [UInt8] = []
 
-    /// What the record holds, as ``entry(dn:)`` gives it back, when the record was made from
+    /// What the record holds, as ``values()`` gives it back, when the record was made from
     /// an entry (the keys of a person are worked out from it, as they are again when the
     /// person is taken out); empty for a record read back.
     private(set) var held: [[LDAPValue]] = []
@@ -106,6 +106,13 @@ struct PersonRecord: Sendable {
     /// The entry the record holds, at `dn`, its attributes in ``attributes``'s order; the
     /// transliterations are handed to ``Transliteration`` instead.
     func entry(dn: DistinguishedName) -> LDAPEntry {
+        Self.entry(dn: dn, values: values())
+    }
+
+    /// The values the record holds, by attribute: those of attribute number `n` (its place
+    /// in ``attributes``, from 1) at `n - 1`. The transliterations are handed to
+    /// ``Transliteration``.
+    func values() -> [[LDAPValue]] {
         var values = [[LDAPValue]](repeating: [], count: Self.attributes.count)
         var index = 0
         var last: LDAPValue?
@@ -151,21 +158,33 @@ struct PersonRecord: Sendable {
             values[Int(number) - 1].append(value)
             last = value
         }
-        return Self.entry(dn: dn, values: values)
+        return values
     }
 
     /// The attribute number of `name` (its type, options dropped), or `nil`.
     private static func number(of name: String) -> UInt8? {
-        // Names come back as they were asked for: compared as they are first (by length,
-        // then bytes: hashing the name cost a twentieth of reading everyone), then without
-        // their options and case.
-        let length = name.utf8.count
-        for (index, attribute) in attributes.enumerated() where attribute.utf8.count == length && attribute == name {
-            return UInt8(index + 1)
+        // Every attribute of every entry read comes through here, entryUUID and the others
+        // the index does not hold among them: compared as bytes, ASCII case folded, with no
+        // string made (making the type without its options and comparing it with each of
+        // ours cost more than the rest of a record).
+        var name = name
+        return name.withUTF8 { bytes -> UInt8? in
+            let length = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            for (index, attribute) in loweredAttributes.enumerated() where attribute.count == length {
+                var same = true
+                for offset in 0..<length {
+                    let byte = bytes[offset]
+                    if (byte &- 0x41 < 26 ? byte | 0x20 : byte) != attribute[offset] {
+                        same = false
+                        break
+                    }
+                }
+                if same { return UInt8(index + 1) }
+            }
+            return nil
         }
-        var type = Substring(name)
-        if let semicolon = name.firstIndex(of: ";") { type = name[..<semicolon] }
-        guard let index = attributes.firstIndex(where: { $0.equalsIgnoringCase(String(type)) }) else { return nil }
-        return UInt8(index + 1)
     }
+
+    /// ``attributes`` in lower case, as UTF-8.
+    private static let loweredAttributes = attributes.map { Array($0.lowercased().utf8) }
 }

@@ -67,14 +67,44 @@ public struct PhoneDigits: Sendable, Hashable, CustomStringConvertible {
         return kept.count >= Self.nationalDigits && typed.count > kept.count && typed.suffix(kept.count).elementsEqual(kept)
     }
 
+    /// The digits of a stored value's UTF-8 `bytes`, as ``init(_:)`` reads them; `nil` when
+    /// it has none, or is not UTF-8. A number of ASCII, as most are, is read byte by byte
+    /// (making a string of it and reading its scalars' properties was a twentieth of the
+    /// local index's making).
+    init?(utf8 bytes: ArraySlice<UInt8>) {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            guard let text = String(validating: bytes, as: UTF8.self), let number = PhoneDigits(text) else { return nil }
+            self = number
+            return
+        }
+        var digits: [UInt8] = []
+        digits.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: "("), !digits.isEmpty, bytes[index...].starts(with: [UInt8(ascii: "0"), UInt8(ascii: ")")]) {
+                index += 2
+            } else if byte &- 0x30 < 10 {
+                digits.append(byte - 0x30)
+            }
+        }
+        guard !digits.isEmpty else { return nil }
+        self.digits = digits
+    }
+
     /// What the local index files a stored number under: its digits reversed, so that its
-    /// last digits are a prefix, and the same without leading zeros when it has any.
-    var indexKeys: [String] {
-        let whole = Self.reversed(digits[...])
+    /// last digits are a prefix, and the same without leading zeros when it has any; as
+    /// ASCII digits.
+    var indexKeyBytes: [[UInt8]] {
+        let whole = Self.reversedBytes(digits[...])
         let national = national
         guard national.count < digits.count, national.count >= Self.minimumDigits else { return [whole] }
-        return [whole, Self.reversed(national)]
+        return [whole, Self.reversedBytes(national)]
     }
+
+    /// ``indexKeyBytes`` as text.
+    var indexKeys: [String] { indexKeyBytes.map { String(decoding: $0, as: UTF8.self) } }
 
     /// What a typed number is looked up by in the local index: prefixes of the stored numbers'
     /// keys (its reversed digits; without leading zeros, when that is a national number), and
@@ -91,7 +121,11 @@ public struct PhoneDigits: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func reversed(_ digits: ArraySlice<UInt8>) -> String {
-        String(decoding: digits.reversed().map { $0 + 0x30 }, as: UTF8.self)
+        String(decoding: reversedBytes(digits), as: UTF8.self)
+    }
+
+    private static func reversedBytes(_ digits: ArraySlice<UInt8>) -> [UInt8] {
+        digits.reversed().map { $0 + 0x30 }
     }
 
     /// The digits as text.

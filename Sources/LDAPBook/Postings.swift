@@ -106,24 +106,4 @@ enum Postings {
         list.withUnsafeBufferPointer { forEachID(in: $0) { ids.append($0) } }
         return ids
     }
-
-    /// A key as a dictionary key: its bytes hashed in one call, not byte by byte as an
-    /// array's are (a full load looks up a million of them; that was a tenth of its time).
-    struct Key: Hashable, Comparable {
-        var bytes: [UInt8]
-
-        func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        }
-
-        static func < (lhs: Key, rhs: Key) -> Bool {
-            lhs.bytes.withUnsafeBytes { a in
-                rhs.bytes.withUnsafeBytes { b in
-                    let common = min(a.count, b.count)
-                    let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
-                    return order != 0 ? order < 0 : a.count < b.count
-                }
-            }
-        }
-    }
 }

@@ -60,7 +60,7 @@ enum Vocabulary {
     }
 
     /// Appends `word` (folded UTF-8) to `shelf`.
-    static func append(_ word: [UInt8], to shelf: inout [UInt8]) {
+    static func append(_ word: some Collection<UInt8>, to shelf: inout [UInt8]) {
         let mask = mask(of: letters(of: word))
         shelf += [UInt8(mask & 0xFF), UInt8(mask >> 8 & 0xFF), UInt8(mask >> 16 & 0xFF), UInt8(mask >> 24)]
         shelf.append(UInt8(min(word.count, 255)))

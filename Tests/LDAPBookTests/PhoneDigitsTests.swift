@@ -34,6 +34,7 @@ struct PhoneDigitsTests {
     ] as [(String, String)])
     func parsing(_ text: String, _ expected: String) {
         #expect(digits(text) == expected, "\(text)")
+        #expect(PhoneDigits(utf8: Array(text.utf8)[...]) == PhoneDigits(text), "a stored value's bytes read alike: \(text)")
     }
 
     @Test("text without a decimal digit is no number; other numerals are not digits", arguments: [
@@ -41,6 +42,13 @@ struct PhoneDigitsTests {
     ])
     func noDigits(_ text: String) {
         #expect(PhoneDigits(text) == nil, "\(text)")
+        #expect(PhoneDigits(utf8: Array(text.utf8)[...]) == nil, "\(text)")
+    }
+
+    @Test("a stored value that is not UTF-8 has no digits, as it has no text")
+    func notUTF8() {
+        #expect(PhoneDigits(utf8: [0x30, 0x31, 0xFF, 0x32, 0x33][...]) == nil)
+        #expect(PhoneDigits(utf8: Array("+44 20 7946 0001".utf8)[4...])?.description == "2079460001", "a slice of a value")
     }
 
     @Test("the national number leaves out leading zeros: a trunk prefix, an international 00")
