@@ -30,6 +30,9 @@ struct IndexKeys: Sendable {
     var keys = ByteStrings()
     /// The words of four letters or more, each once.
     var words = ByteStrings()
+    /// What ties between equal scores are broken on first (``Candidate/order``): the first
+    /// surname and given name, as the keys folded them.
+    var order: [UInt8] = []
 
     /// The longest key, in bytes, besides its kind: a longer query word is looked up by its
     /// first bytes.
@@ -46,16 +49,19 @@ struct IndexKeys: Sendable {
         // A full or display name that is the first name and the last joined by a space, as
         // most are, adds no word of its own: its keys are theirs (only a query typed across
         // the two, `adalove`, is not looked up by it).
-        let joined: LDAPValue? = values[0].first.flatMap { given in
-            values[1].first.map { LDAPValue(bytes: given.byteSlice + [UInt8(ascii: " ")] + $0.byteSlice) }
-        }
+        let (given, surname) = (values[0].first, values[1].first)
+        folding.sortNames.removeAll()
         for (offset, held) in values.enumerated() where !held.isEmpty {
             switch offset {
             case 0..<Self.nameAttributes.count:
                 let matched = Self.nameAttributes[offset]
                 let joinsNames = matched == .commonName || matched == .displayName
-                for value in held where !value.isEmpty && !(joinsNames && value == joined) {
+                for (position, value) in held.enumerated() where !value.isEmpty {
+                    if joinsNames, let given, let surname, PersonRecord.joins(value, given, surname) { continue }
                     folding.fold(value, into: &name)
+                    // The first given name and surname, as folded, are what ties are broken on.
+                    if position == 0 && matched == .givenName { NameFolding.SortNames.keep(name, in: &folding.sortNames.givenName) }
+                    if position == 0 && matched == .surname { NameFolding.SortNames.keep(name, in: &folding.sortNames.surname) }
                     addNameKeys(of: name, attribute: matched, otherForm: false)
                     for form in NameMatcher.otherForms(of: value, folded: name, folding: folding) {
                         addNameKeys(of: form.name, attribute: matched, otherForm: true)
@@ -87,6 +93,7 @@ struct IndexKeys: Sendable {
                 break
             }
         }
+        order = Candidate.order(surname: folding.sortNames.surname, givenName: folding.sortNames.givenName)
     }
 
     /// Where `mail` and the phone attributes are among ``PersonRecord/attributes``.

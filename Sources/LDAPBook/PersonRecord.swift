@@ -54,13 +54,20 @@ struct PersonRecord: Sendable {
         }
         // The common names last, in their order, once the names they may join are known.
         for value in commonNames {
-            if let given, let surname, value.count == given.count + 1 + surname.count,
-               value.byteSlice.elementsEqual(given.byteSlice + [UInt8(ascii: " ")] + surname.byteSlice) {
+            if let given, let surname, Self.joins(value, given, surname) {
                 bytes.append(Self.joinedNameMark)
             } else {
                 append(3, value)
             }
         }
+    }
+
+    /// Whether `value` is `given`, a space and `surname`.
+    static func joins(_ value: LDAPValue, _ given: LDAPValue, _ surname: LDAPValue) -> Bool {
+        let (whole, first, last) = (value.byteSlice, given.byteSlice, surname.byteSlice)
+        guard whole.count == first.count + 1 + last.count else { return false }
+        let space = whole.startIndex + first.count
+        return whole[space] == UInt8(ascii: " ") && whole[..<space].elementsEqual(first) && whole[(space + 1)...].elementsEqual(last)
     }
 
     /// A record read back from the index.
