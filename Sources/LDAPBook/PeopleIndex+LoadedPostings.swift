@@ -39,21 +39,29 @@ extension PeopleIndex {
             blockCount = (keys.count + Self.keysPerBlock - 1) / Self.keysPerBlock
             blocks = Mutex(Array(repeating: nil, count: blockCount))
             DispatchQueue.global().async { [self] in
-                // Sorted by their first eight bytes as an integer, and only keys alike there
-                // by all their bytes (comparing every pair's bytes took a third of the writing).
-                var order = (0..<keys.count).map { place in
-                    (first: Self.firstEightBytes(keys[place]), place: place)
-                }
-                order.sort { lhs, rhs in
-                    lhs.first != rhs.first ? lhs.first < rhs.first : keys[lhs.place].lexicographicallyPrecedes(keys[rhs.place])
-                }
+                // Put in buckets by their first two bytes, and each bucket sorted only when a
+                // block needs it: so that the first blocks are written while the later ones
+                // are sorted (the writing waited a third as long as it wrote for one sort of
+                // every key). In a bucket, keys are sorted by their first eight bytes as an
+                // integer, and only keys alike there by all their bytes (comparing every
+                // pair's bytes took a third of the writing).
+                var order = Self.bucketed(keys)
+                var bucket = 0, sortedEnd = 0
                 var start = 0
                 for number in 0..<blockCount {
                     var block = Block()
-                    let end = min(start + Self.keysPerBlock, order.count)
+                    let end = min(start + Self.keysPerBlock, order.items.count)
+                    while sortedEnd < end {
+                        while order.bucketEnds[bucket] <= sortedEnd { bucket += 1 }
+                        let range = sortedEnd..<order.bucketEnds[bucket]
+                        order.items[range].sort { lhs, rhs in
+                            lhs.first != rhs.first ? lhs.first < rhs.first : keys[lhs.place].lexicographicallyPrecedes(keys[rhs.place])
+                        }
+                        sortedEnd = range.upperBound
+                    }
                     block.places.reserveCapacity(end - start)
                     block.ends.reserveCapacity(end - start)
-                    for (_, place) in order[start..<end] {
+                    for (_, place) in order.items[start..<end] {
                         let first = block.ids.count
                         var posting = lastPosting[place]
                         while posting >= 0 {
@@ -69,6 +77,28 @@ extension PeopleIndex {
                     ready.signal()
                 }
             }
+        }
+
+        /// Every key's place in `keys` with its first eight bytes (``firstEightBytes(_:)``), in
+        /// buckets by the first two, in their order; and where each bucket ends.
+        static func bucketed(_ keys: KeyTable) -> (items: [(first: UInt64, place: Int)], bucketEnds: [Int]) {
+            let firsts = (0..<keys.count).map { firstEightBytes(keys[$0]) }
+            var bucketEnds = [Int](repeating: 0, count: 1 << 16)
+            for first in firsts { bucketEnds[Int(first >> 48)] += 1 }
+            var total = 0
+            for bucket in bucketEnds.indices {
+                total += bucketEnds[bucket]
+                bucketEnds[bucket] = total
+            }
+            // Each bucket filled from its end down: its start is where the one before ends.
+            var next = bucketEnds
+            var items = [(first: UInt64, place: Int)](repeating: (0, 0), count: keys.count)
+            for place in firsts.indices.reversed() {
+                let bucket = Int(firsts[place] >> 48)
+                next[bucket] -= 1
+                items[next[bucket]] = (firsts[place], place)
+            }
+            return (items, bucketEnds)
         }
 
         /// The first eight bytes of `key` as an integer, the first the highest (zeros past its end).
