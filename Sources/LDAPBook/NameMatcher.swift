@@ -214,8 +214,8 @@ public struct NameMatcher: Sendable {
     {
         guard name.hasSpelledOutLetters || name.hasOtherScripts, let text = value.string else { return [] }
         var forms: [(name: FoldedName, kind: MatchKind)] = []
-        if name.hasSpelledOutLetters, let spelled = NameFolding.spelledOut(text) {
-            forms.append((folding.fold(spelled), .spelledOut))
+        if name.hasSpelledOutLetters, let spelled = folding.spelledOutForm(of: text) {
+            forms.append((spelled, .spelledOut))
         }
         if name.hasOtherScripts, let latin = Transliteration.latin(of: text, computing: transliterating) {
             let transliterated = folding.fold(latin)
