@@ -15,6 +15,17 @@
 #                           that holds only the archive, ahead of the one that
 #                           also holds the shared library. (The GCC runtime
 #                           library exception allows linking it so.)
+#   -use-ld=lld -z pack-relative-relocs
+#                           the toolchain's lld packs the executable's 77,817
+#                           relative relocations into a 15 KB table (DT_RELR) in
+#                           place of 1.8 MB of entries that the dynamic loader read
+#                           and applied one by one: `ldapbook --version` 6.06 ->
+#                           5.18 ms (hyperfine medians of 200 runs), in every
+#                           command. The executable stays position-independent
+#                           (linking it at a fixed address saved 0.4 ms more, and
+#                           gave up address-space randomisation). Needs glibc 2.36
+#                           or later at run time (Debian 12 has it); without lld,
+#                           the default linker and relocations are used.
 #
 #   scripts/build-release.sh [PRODUCT...]   (default: ldapbook)
 set -euo pipefail
@@ -30,9 +41,17 @@ else
   echo "build-release: no libstdc++.a (libstdc++-12-dev); linking libstdc++ dynamically" >&2
 fi
 
+packed_relocations=()
+toolchain=$(dirname "$(command -v swift)")
+if [[ -x "$toolchain/ld.lld" ]] && ldd --version 2>/dev/null | head -1 | awk '{ split($NF, v, "."); exit !(v[1] > 2 || (v[1] == 2 && v[2] >= 36)) }'; then
+  packed_relocations=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+else
+  echo "build-release: no lld in the toolchain, or glibc before 2.36; relocations unpacked" >&2
+fi
+
 for product in "${@:-ldapbook}"; do
   swift build -c release --static-swift-stdlib \
     -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-    "${static_cxx[@]}" \
+    "${static_cxx[@]}" "${packed_relocations[@]}" \
     --product "$product"
 done
