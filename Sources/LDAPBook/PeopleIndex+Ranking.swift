@@ -386,21 +386,23 @@ final class IndexedCandidates {
         // theirs: a bound's place is looked up only when it changes.
         var places: [UInt64: Int] = [:]
         var levels: [(bound: UInt64, ids: [Int64])] = []
-        var last: (bound: UInt64, place: Int)?
+        var lastPlace: (bound: UInt64, place: Int)?
         mayBeFull = 0
         mayBeExactFull = 0
+        let (named, bits, bitsByID, taken) = (self.named, self.bits, self.bitsByID, self.taken)
+        var last: LastAssessment?
         for (person, id) in named.enumerated() where taken.isEmpty || !taken.contains(id) {
-            let assessment = assessment(bitsAt: bitsOffset(ofPlace: person))
+            let assessment = assessment(of: bits, at: (bitsByID ? Int(id) : person) * words, last: &last)
             let place: Int
-            if let last, last.bound == assessment.bound {
-                place = last.place
+            if let lastPlace, lastPlace.bound == assessment.bound {
+                place = lastPlace.place
             } else {
                 place = places[assessment.bound] ?? levels.count
                 if place == levels.count {
                     places[assessment.bound] = place
                     levels.append((assessment.bound, []))
                 }
-                last = (assessment.bound, place)
+                lastPlace = (assessment.bound, place)
             }
             levels[place].ids.append(id)
             if assessment.mayBeFull { mayBeFull += 1 }
@@ -430,6 +432,14 @@ final class IndexedCandidates {
             while end < ids.count && Int(ids[end]) / perRow == row { end += 1 }
             rows.append((row, start..<end))
             start = end
+        }
+        // Their bits read as a local, as ``arrange()`` reads them.
+        let (bits, bitsByID, places) = (self.bits, self.bitsByID, self.places)
+        var last: LastAssessment?
+        func candidate(_ id: Int64, position: UInt32) -> IndexedCandidate {
+            let assessment = assessment(of: bits, at: (bitsByID ? Int(id) : places.place(of: id) ?? 0) * words, last: &last)
+            return IndexedCandidate(id: id, bound: assessment.bound, position: position, mayBeFull: assessment.mayBeFull,
+                                    mayBeExactFull: assessment.mayBeExactFull)
         }
         func take(_ ids: ArraySlice<Int64>, from positions: UnsafeBufferPointer<UInt8>) {
             for id in ids {
@@ -488,6 +498,23 @@ final class IndexedCandidates {
     /// Where the bits of the person at `place` in ``named`` start.
     private func bitsOffset(ofPlace place: Int) -> Int {
         (bitsByID ? Int(named[place]) : place) * words
+    }
+
+    /// The last combination of bits assessed, and its assessment.
+    private typealias LastAssessment = (combination: UInt64, assessment: Assessment)
+
+    /// ``assessment(bitsAt:)`` of the bits at `at` of `bits` (``bits``, read as a local), asked
+    /// for only when they differ from the `last` ones: people named one after another mostly
+    /// share theirs, and each read of the object's own arrays was checked for exclusive
+    /// access (half of arranging the 121,000 people `jo` names among a million).
+    private func assessment(of bits: [WordBits], at: Int, last: inout LastAssessment?) -> Assessment {
+        guard words <= 7 else { return assessment(bitsAt: at) }
+        var combination: UInt64 = 0
+        for word in 0..<words { combination = combination << 9 | UInt64(bits[at + word].rawValue & 0x1FF) }
+        if let last, last.combination == combination { return last.assessment }
+        let assessment = assessment(bitsAt: at)
+        last = (combination, assessment)
+        return assessment
     }
 
     /// The bound of the person whose bits start `at`, and whether they may match fully,
