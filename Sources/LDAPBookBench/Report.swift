@@ -42,7 +42,7 @@ struct Report {
         return """
             - CPU: \(cpuModel), \(ProcessInfo.processInfo.activeProcessorCount) cores; memory \((Int(memory) ?? 0) / 1024 / 1024) GiB
             - \(firstLine(["/usr/bin/uname", "-sr"])); \(packages)
-            - ldapbook built with `scripts/build-release.sh` (`swift build -c release --static-swift-stdlib`, libstdc++ linked in, type metadata through direct accessors); client and slapd on the same machine, over loopback TCP
+            - ldapbook built with `scripts/build-release.sh` (`swift build -c release --static-swift-stdlib`, libstdc++ linked in, type metadata through direct accessors, relative relocations packed by lld); client and slapd on the same machine, over loopback TCP
             - slapd: MDB, the default indexes of SlapdKit (eq,sub on givenName, sn, cn and uid; eq on mail, telephoneNumber), fsync on every write (the default), no size limit
             """
     }

@@ -567,10 +567,14 @@ extension Bench {
         }
         for index in indexMeasurements {
             let size = index.size.formatted()
-            rows.append(["6. `ldapbook sync --rebuild` vs ldapsearch reading the same people, \(size) entries", "≤ 2×",
-                         String(format: "%.2f×: %@", index.syncRatio, verdict(index.syncRatio <= 2))])
-            rows.append(["6. `ldapbook sync` after 100 changes, \(size) entries", "≤ 1 s",
-                         String(format: "%.2f s (%@): %@", index.incrementalSeconds, index.incrementalMethod, verdict(index.incrementalSeconds <= 1))])
+            // Making the index and bringing it up to date have their targets at 100,000 entries.
+            let targeted = index.size == 100_000
+            rows.append(["6. `ldapbook sync --rebuild` vs ldapsearch reading the same people, \(size) entries",
+                         targeted ? "≤ 2×" : "none at this size",
+                         String(format: "%.2f×: %@", index.syncRatio, targeted ? verdict(index.syncRatio <= 2) : "measured")])
+            rows.append(["6. `ldapbook sync` after 100 changes, \(size) entries", targeted ? "≤ 1 s" : "none at this size",
+                         String(format: "%.2f s (%@): %@", index.incrementalSeconds, index.incrementalMethod,
+                                targeted ? verdict(index.incrementalSeconds <= 1) : "measured")])
             rows.append(["6. the index on disk, \(size) entries", "≤ 300 bytes a person",
                          "\(index.bytesPerPerson) bytes: \(verdict(index.bytesPerPerson <= 300))"])
             for lookup in index.lookups {
