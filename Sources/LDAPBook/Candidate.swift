@@ -138,21 +138,6 @@ public struct Candidate: Sendable, Identifiable {
         return order
     }
 
-    /// The ``order`` of the person of `entry`, their first last name and first given name
-    /// folded by `folding`: what the local index keeps of each person to rank them without
-    /// reading them (``PeopleIndex``).
-    static func order(of entry: LDAPEntry, folding: NameFolding) -> [UInt8] {
-        order(surname: entry["sn"].first, givenName: entry["givenName"].first, folding: folding)
-    }
-
-    /// The ``order`` of a person whose first last name and first given name are these.
-    static func order(surname: LDAPValue?, givenName: LDAPValue?, folding: NameFolding) -> [UInt8] {
-        folding.fold(surname ?? LDAPValue(bytes: []), into: &folding.scratch)
-        folding.fold(givenName ?? LDAPValue(bytes: []), into: &folding.secondScratch)
-        return order(surname: (folding.scratch.folded, folding.scratch.lowered),
-                     givenName: (folding.secondScratch.folded, folding.secondScratch.lowered))
-    }
-
     /// The person's DN.
     public var id: DistinguishedName { person.dn }
 

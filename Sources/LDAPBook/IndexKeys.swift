@@ -31,7 +31,8 @@ struct IndexKeys: Sendable {
     /// The words of four letters or more, each once.
     var words = ByteStrings()
     /// What ties between equal scores are broken on first (``Candidate/order``): the first
-    /// surname and given name, as the keys folded them.
+    /// surname and given name, as the keys folded them. The index keeps it of each person, to
+    /// rank them without reading them (``PeopleIndex``).
     var order: [UInt8] = []
 
     /// The longest key, in bytes, besides its kind: a longer query word is looked up by its
@@ -43,13 +44,14 @@ struct IndexKeys: Sendable {
 
     /// The keys of a person whose values are `values`, by attribute, as a ``PersonRecord``
     /// holds them (``PersonRecord/values()``): its attributes start with the
-    /// ``nameAttributes``, then `mail` and the ``MatchedAttribute/phoneAttributes``.
+    /// ``nameAttributes``, then `mail` and the ``MatchedAttribute/phoneAttributes``. (Fewer
+    /// attributes than that are as many empty ones.)
     init(of values: [[LDAPValue]], folding: NameFolding) {
         var name = FoldedName()
         // A full or display name that is the first name and the last joined by a space, as
         // most are, adds no word of its own: its keys are theirs (only a query typed across
         // the two, `adalove`, is not looked up by it).
-        let (given, surname) = (values[0].first, values[1].first)
+        let given = values.first?.first, surname = values.dropFirst().first?.first
         folding.sortNames.removeAll()
         for (offset, held) in values.enumerated() where !held.isEmpty {
             switch offset {

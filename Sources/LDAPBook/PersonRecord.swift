@@ -96,12 +96,6 @@ struct PersonRecord: Sendable {
         bytes += value
     }
 
-    /// The entry the record was made from, as ``entry(dn:)`` would give it back, without
-    /// decoding the bytes.
-    func heldEntry(dn: DistinguishedName) -> LDAPEntry {
-        Self.entry(dn: dn, values: held)
-    }
-
     private static func entry(dn: DistinguishedName, values: [[LDAPValue]]) -> LDAPEntry {
         var entry = LDAPEntry(dn: dn)
         for (number, found) in values.enumerated() where !found.isEmpty {

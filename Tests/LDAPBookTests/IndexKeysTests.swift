@@ -213,5 +213,28 @@ struct IndexKeysTests {
         #expect(empty.keys.isEmpty && empty.words.isEmpty)
         let punctuation = keys(["sn": ["—"], "cn": ["..."], "givenName": ["   "]])
         #expect(punctuation.keys.isEmpty && punctuation.words.isEmpty, "no letter, no key")
+        // A record read back holds no values of its own: no keys, and no crash.
+        let none = IndexKeys(of: [], folding: NameFolding())
+        #expect(none.keys.isEmpty && none.words.isEmpty)
+    }
+
+    @Test("the keys read a record's values by attribute number: names, then mail, then the phones")
+    func attributeNumbers() {
+        let named = IndexKeys.nameAttributes.map(\.attribute) + ["mail"] + MatchedAttribute.phoneAttributes
+        #expect(Array(PersonRecord.attributes.prefix(named.count)) == named)
+        #expect(IndexKeys.mailOffset == named.firstIndex(of: "mail"))
+        #expect(IndexKeys.phoneOffsets.map { PersonRecord.attributes[$0] } == MatchedAttribute.phoneAttributes)
+    }
+
+    @Test("the order ties are broken on is the first surname's and given name's, folded and lowered")
+    func order() {
+        let entry = LDAPEntry(dn: dn, ["givenName": ["Zoë", "Anna"], "sn": ["Müller-Lüdenscheidt", "Abel"],
+                                       "cn": ["Zoë Müller-Lüdenscheidt"]])
+        let folding = NameFolding()
+        let (surname, given) = (folding.fold("Müller-Lüdenscheidt"), folding.fold("Zoë"))
+        #expect(IndexKeys(of: PersonRecord(entry: entry).held, folding: NameFolding()).order
+                == Candidate.order(surname: (surname.folded, surname.lowered), givenName: (given.folded, given.lowered)))
+        let noNames = LDAPEntry(dn: dn, ["mail": ["y@example.org"]])
+        #expect(IndexKeys(of: PersonRecord(entry: noNames).held, folding: NameFolding()).order == [0, 0, 0, 0])
     }
 }
