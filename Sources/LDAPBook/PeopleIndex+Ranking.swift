@@ -387,11 +387,17 @@ final class IndexedCandidates {
         var places: [UInt64: Int] = [:]
         var levels: [(bound: UInt64, ids: [Int64])] = []
         var lastPlace: (bound: UInt64, place: Int)?
-        mayBeFull = 0
-        mayBeExactFull = 0
+        var full = 0, exactFull = 0
         let (named, bits, bitsByID, taken) = (self.named, self.bits, self.bitsByID, self.taken)
         var last: LastAssessment?
-        for (person, id) in named.enumerated() where taken.isEmpty || !taken.contains(id) {
+        // People of one bound one after another are added to its level together.
+        var run: (start: Int, place: Int)?
+        for (person, id) in named.enumerated() {
+            if !taken.isEmpty && taken.contains(id) {
+                if let run { levels[run.place].ids += named[run.start..<person] }
+                run = nil
+                continue
+            }
             let assessment = assessment(of: bits, at: (bitsByID ? Int(id) : person) * words, last: &last)
             let place: Int
             if let lastPlace, lastPlace.bound == assessment.bound {
@@ -404,10 +410,15 @@ final class IndexedCandidates {
                 }
                 lastPlace = (assessment.bound, place)
             }
-            levels[place].ids.append(id)
-            if assessment.mayBeFull { mayBeFull += 1 }
-            if assessment.mayBeExactFull { mayBeExactFull += 1 }
+            if run?.place != place {
+                if let run { levels[run.place].ids += named[run.start..<person] }
+                run = (person, place)
+            }
+            if assessment.mayBeFull { full += 1 }
+            if assessment.mayBeExactFull { exactFull += 1 }
         }
+        if let run { levels[run.place].ids += named[run.start...] }
+        (mayBeFull, mayBeExactFull) = (full, exactFull)
         pending = levels.sorted { $0.bound < $1.bound }
         level = []
     }
