@@ -43,7 +43,8 @@ fi
 
 packed_relocations=()
 toolchain=$(dirname "$(command -v swift)")
-if [[ -x "$toolchain/ld.lld" ]] && ldd --version 2>/dev/null | head -1 | awk '{ split($NF, v, "."); exit !(v[1] > 2 || (v[1] == 2 && v[2] >= 36)) }'; then
+glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null || true)   # "glibc 2.36"
+if [[ -x "$toolchain/ld.lld" ]] && awk '{ split($2, v, "."); exit !(v[1] > 2 || (v[1] == 2 && v[2] >= 36)) }' <<<"$glibc"; then
   packed_relocations=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 else
   echo "build-release: no lld in the toolchain, or glibc before 2.36; relocations unpacked" >&2

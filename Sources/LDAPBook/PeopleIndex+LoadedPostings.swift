@@ -31,10 +31,9 @@ extension PeopleIndex {
         /// Signalled once for each block ready, in order.
         private let ready = DispatchSemaphore(value: 0)
 
-        /// Starts sorting `keys` and reading their ids: each key's last id (by its number in
-        /// `keys`) is a place in `ids`
-        /// (`lastPosting`), and each place in `ids` has the place of the same key's id before
-        /// it in `previous` (-1: none).
+        /// Starts sorting `keys` and reading their ids: each key's last id (by the key's number
+        /// in `keys`) is a place in `ids` (`lastPosting`), and each place in `ids` has the place
+        /// of the same key's id before it in `previous` (-1: none).
         init(keys: KeyTable, lastPosting: [Int32], ids: [Int64], previous: [Int32]) {
             blockCount = (keys.count + Self.keysPerBlock - 1) / Self.keysPerBlock
             blocks = Mutex(Array(repeating: nil, count: blockCount))
