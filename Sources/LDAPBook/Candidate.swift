@@ -76,11 +76,11 @@ public struct Candidate: Sendable, Identifiable {
             second = Self.integer(order, from: 8)
         }
 
-        /// Eight bytes of `bytes` from `start` as a big-endian integer, zeros after its end.
+        /// Eight bytes of `bytes` from index `start` as a big-endian integer, zeros after its end.
         static func integer<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, from start: Int) -> UInt64
             where Bytes.Index == Int {
             var value: UInt64 = 0
-            for index in start..<start + 8 { value = value << 8 | UInt64(index < bytes.count ? bytes[index] : 0) }
+            for index in start..<start + 8 { value = value << 8 | UInt64(index < bytes.endIndex ? bytes[index] : 0) }
             return value
         }
 

@@ -78,10 +78,13 @@ extension PeopleIndex {
             }
         }
 
-        /// Every key's place in `keys` with its first eight bytes (``firstEightBytes(_:)``), in
-        /// buckets by the first two, in their order; and where each bucket ends.
+        /// Every key's place in `keys` with its first eight bytes as an integer, in buckets by
+        /// the first two, in their order; and where each bucket ends.
         static func bucketed(_ keys: KeyTable) -> (items: [(first: UInt64, place: Int)], bucketEnds: [Int]) {
-            let firsts = (0..<keys.count).map { firstEightBytes(keys[$0]) }
+            let firsts = (0..<keys.count).map { place in
+                let key = keys[place]
+                return Candidate.SortKey.integer(key, from: key.startIndex)
+            }
             var bucketEnds = [Int](repeating: 0, count: 1 << 16)
             for first in firsts { bucketEnds[Int(first >> 48)] += 1 }
             var total = 0
@@ -98,13 +101,6 @@ extension PeopleIndex {
                 items[next[bucket]] = (firsts[place], place)
             }
             return (items, bucketEnds)
-        }
-
-        /// The first eight bytes of `key` as an integer, the first the highest (zeros past its end).
-        static func firstEightBytes(_ key: ArraySlice<UInt8>) -> UInt64 {
-            var value: UInt64 = 0
-            for offset in 0..<8 { value = value << 8 | UInt64(offset < key.count ? key[key.startIndex + offset] : 0) }
-            return value
         }
 
         /// The `number`-th block, once it is ready; blocks are taken in order, each once.

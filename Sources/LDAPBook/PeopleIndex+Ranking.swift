@@ -448,9 +448,8 @@ final class IndexedCandidates {
         let (bits, bitsByID, places) = (self.bits, self.bitsByID, self.places)
         var last: LastAssessment?
         func candidate(_ id: Int64, position: UInt32) -> IndexedCandidate {
-            let assessment = assessment(of: bits, at: (bitsByID ? Int(id) : places.place(of: id) ?? 0) * words, last: &last)
-            return IndexedCandidate(id: id, bound: assessment.bound, position: position, mayBeFull: assessment.mayBeFull,
-                                    mayBeExactFull: assessment.mayBeExactFull)
+            self.candidate(id, assessment(of: bits, at: (bitsByID ? Int(id) : places.place(of: id) ?? 0) * words, last: &last),
+                           position: position)
         }
         func take(_ ids: ArraySlice<Int64>, from positions: UnsafeBufferPointer<UInt8>) {
             for id in ids {
@@ -490,20 +489,18 @@ final class IndexedCandidates {
         for parent in stride(from: level.count / 2 - 1, through: 0, by: -1) { siftDown(parent) }
     }
 
-    /// The candidate with `id`, someone named.
-    private func candidate(_ id: Int64, position: UInt32) -> IndexedCandidate {
-        candidate(id, bitsAt: (bitsByID ? Int(id) : places.place(of: id) ?? 0) * words, position: position)
-    }
-
     /// The candidate at `place` in ``named``.
     private func candidate(at place: Int, position: UInt32) -> IndexedCandidate {
         candidate(named[place], bitsAt: bitsOffset(ofPlace: place), position: position)
     }
 
     private func candidate(_ id: Int64, bitsAt at: Int, position: UInt32) -> IndexedCandidate {
-        let assessment = assessment(bitsAt: at)
-        return IndexedCandidate(id: id, bound: assessment.bound, position: position, mayBeFull: assessment.mayBeFull,
-                                mayBeExactFull: assessment.mayBeExactFull)
+        candidate(id, assessment(bitsAt: at), position: position)
+    }
+
+    private func candidate(_ id: Int64, _ assessment: Assessment, position: UInt32) -> IndexedCandidate {
+        IndexedCandidate(id: id, bound: assessment.bound, position: position, mayBeFull: assessment.mayBeFull,
+                         mayBeExactFull: assessment.mayBeExactFull)
     }
 
     /// Where the bits of the person at `place` in ``named`` start.

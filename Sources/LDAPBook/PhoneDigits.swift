@@ -20,22 +20,7 @@ public struct PhoneDigits: Sendable, Hashable, CustomStringConvertible {
 
     /// The decimal digits of `text`; `nil` when it has none.
     public init?(_ text: String) {
-        var digits: [UInt8] = []
-        var scalars = text.unicodeScalars[...]
-        while let scalar = scalars.popFirst() {
-            if scalar == "(", !digits.isEmpty, scalars.starts(with: ["0", ")"] as [Unicode.Scalar]) {
-                scalars.removeFirst(2)
-                continue
-            }
-            if scalar.isASCII {
-                if scalar.value &- 0x30 < 10 { digits.append(UInt8(scalar.value - 0x30)) }
-                continue
-            }
-            guard scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue else { continue }
-            digits.append(UInt8(value))
-        }
-        guard !digits.isEmpty else { return nil }
-        self.digits = digits
+        self.init(utf8: Array(text.utf8)[...])
     }
 
     /// `text` as a typed phone number: only digits and what numbers are written with (spaces,
@@ -67,27 +52,32 @@ public struct PhoneDigits: Sendable, Hashable, CustomStringConvertible {
         return kept.count >= Self.nationalDigits && typed.count > kept.count && typed.suffix(kept.count).elementsEqual(kept)
     }
 
-    /// The digits of a stored value's UTF-8 `bytes`, as ``init(_:)`` reads them; `nil` when
-    /// it has none, or is not UTF-8. A number of ASCII, as most are, is read byte by byte
-    /// (making a string of it and reading its scalars' properties was a twentieth of the
-    /// local index's making).
+    /// The digits of UTF-8 `bytes` (a stored value's, read where they are); `nil` when they
+    /// have none, or are not UTF-8. ASCII, as most numbers are, is read byte by byte, and only
+    /// other characters are decoded and asked whether they are decimal digits (making a string
+    /// of a value and reading its scalars' properties was a twentieth of the local index's
+    /// making).
     init?(utf8 bytes: ArraySlice<UInt8>) {
-        guard bytes.allSatisfy({ $0 < 0x80 }) else {
-            guard let text = String(validating: bytes, as: UTF8.self), let number = PhoneDigits(text) else { return nil }
-            self = number
-            return
-        }
         var digits: [UInt8] = []
         digits.reserveCapacity(bytes.count)
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
-            index += 1
-            if byte == UInt8(ascii: "("), !digits.isEmpty, bytes[index...].starts(with: [UInt8(ascii: "0"), UInt8(ascii: ")")]) {
-                index += 2
-            } else if byte &- 0x30 < 10 {
-                digits.append(byte - 0x30)
+            guard byte >= 0x80 else {
+                index += 1
+                // A trunk prefix written `(0)` after the digits before it is left out.
+                if byte == UInt8(ascii: "("), !digits.isEmpty, bytes[index...].starts(with: [UInt8(ascii: "0"), UInt8(ascii: ")")]) {
+                    index += 2
+                } else if byte &- 0x30 < 10 {
+                    digits.append(byte - 0x30)
+                }
+                continue
             }
+            var iterator = bytes[index...].makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+            index += UTF8.width(scalar)
+            if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue { digits.append(UInt8(value)) }
         }
         guard !digits.isEmpty else { return nil }
         self.digits = digits
